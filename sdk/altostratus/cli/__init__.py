@@ -1,0 +1,65 @@
+"""The ``altostratus`` command.
+
+It follows the service CLI's conventions: long flags only, ``--json`` on every read, never a
+prompt, exit status 0 on success and 1 on failure, and one actionable line on failure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+
+from altostratus._version import __version__
+from altostratus.cli import _emulator, _quota, _webhooks
+
+Command = Callable[[argparse.Namespace], int]
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser that knows long flags only and fails with one line and status 1."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        kwargs.setdefault("add_help", False)
+        kwargs.setdefault("allow_abbrev", False)
+        kwargs.setdefault("prefix_chars", "-")
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.add_argument("--help", action="help", help="show this help and exit")
+
+    def add_argument(self, *names: str, **kwargs: object) -> argparse.Action:  # type: ignore[override]
+        shorts = [n for n in names if n.startswith("-") and not n.startswith("--")]
+        if shorts:
+            raise ValueError(f"only long flags exist: {shorts}")
+        return super().add_argument(*names, **kwargs)  # type: ignore[arg-type]
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(1, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="altostratus",
+        description="Pulumi resources for the service's API, and a local emulator of it.",
+    )
+    parser.add_argument("--version", action="version", version=f"altostratus {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for module in (_emulator, _quota, _webhooks):
+        module.register(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    run: Command | None = getattr(args, "run", None)
+    if run is None:
+        parser.print_help()
+        return 0
+    try:
+        return run(args)
+    except KeyboardInterrupt:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

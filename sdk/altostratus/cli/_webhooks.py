@@ -1,0 +1,103 @@
+"""``altostratus webhooks listen``: a local receiver that verifies and prints each delivery."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from altostratus.cli._failure import fail
+from altostratus.webhooks import InvalidDeliveryError, parse_delivery
+
+SECRET_VARIABLE = "ALTOSTRATUS_WEBHOOK_SECRET"
+
+
+def register(commands: Any) -> None:
+    webhooks = commands.add_parser("webhooks", help="work with webhook deliveries")
+    sub = webhooks.add_subparsers(dest="webhooks_command", metavar="COMMAND")
+    listen = sub.add_parser(
+        "listen",
+        help="receive deliveries locally, verify their signatures and print them",
+        description=(
+            "Receive webhook deliveries on a local port, verify each signature and print the "
+            "event. Valid deliveries are answered 200, the rest 401."
+        ),
+    )
+    listen.add_argument("--secret", help=f"the webhook's secret (default: ${SECRET_VARIABLE})")
+    listen.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    listen.add_argument("--port", type=int, default=8789, help="port to listen on (0: any)")
+    listen.add_argument("--json", action="store_true", help="print each delivery as JSON")
+    listen.set_defaults(run=run)
+    webhooks.set_defaults(run=lambda _args: _usage(webhooks))
+
+
+def _usage(parser: argparse.ArgumentParser) -> int:
+    parser.print_help()
+    return 1
+
+
+def run(args: argparse.Namespace) -> int:
+    secret = args.secret or os.environ.get(SECRET_VARIABLE)
+    if not secret:
+        return fail(f"no webhook secret: pass --secret or set {SECRET_VARIABLE}")
+    try:
+        server = make_server(args.host, args.port, secret, as_json=args.json)
+    except OSError as error:
+        return fail(f"cannot listen on {args.host}:{args.port}: {error.strerror}; try --port")
+    host, port = server.server_address[:2]
+    print(f"listening on http://{host}:{port}/ (Ctrl-C to stop)", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+    return 0
+
+
+def make_server(host: str, port: int, secret: str, *, as_json: bool) -> ThreadingHTTPServer:
+    """A threaded HTTP server whose every POST is verified with ``secret`` and printed."""
+
+    class Receiver(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            try:
+                delivery = parse_delivery(body, dict(self.headers.items()), secret=secret)
+            except InvalidDeliveryError as error:
+                self._answer(401)
+                _print({"verified": False, "reason": str(error)}, as_json)
+                return
+            self._answer(200)
+            _print(
+                {
+                    "verified": True,
+                    "event": delivery.event,
+                    "resource_id": delivery.resource_id,
+                    "event_id": delivery.event_id,
+                },
+                as_json,
+            )
+
+        def _answer(self, status: int) -> None:
+            self.send_response(status)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    return ThreadingHTTPServer((host, port), Receiver)
+
+
+def _print(record: dict[str, Any], as_json: bool) -> None:
+    if as_json:
+        line = json.dumps(record, sort_keys=True)
+    elif record["verified"]:
+        line = f"verified  {record['event']}  resource {record['resource_id']}"
+        line += f"  event {record['event_id']}" if record["event_id"] else ""
+    else:
+        line = f"REFUSED   {record['reason']}"
+    print(line, file=sys.stdout, flush=True)
