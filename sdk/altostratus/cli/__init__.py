@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from altostratus._version import __version__
 from altostratus.cli import _emulator, _quota, _webhooks
@@ -19,18 +20,18 @@ Command = Callable[[argparse.Namespace], int]
 class _Parser(argparse.ArgumentParser):
     """An argument parser that knows long flags only and fails with one line and status 1."""
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("add_help", False)
         kwargs.setdefault("allow_abbrev", False)
         kwargs.setdefault("prefix_chars", "-")
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        super().__init__(*args, **kwargs)
         self.add_argument("--help", action="help", help="show this help and exit")
 
-    def add_argument(self, *names: str, **kwargs: object) -> argparse.Action:  # type: ignore[override]
+    def add_argument(self, *names: str, **kwargs: Any) -> argparse.Action:
         shorts = [n for n in names if n.startswith("-") and not n.startswith("--")]
         if shorts:
             raise ValueError(f"only long flags exist: {shorts}")
-        return super().add_argument(*names, **kwargs)  # type: ignore[arg-type]
+        return super().add_argument(*names, **kwargs)
 
     def error(self, message: str) -> None:  # type: ignore[override]
         self.exit(1, f"{self.prog}: error: {message} (see {self.prog} --help)\n")

@@ -47,8 +47,8 @@ def run(args: argparse.Namespace) -> int:
         server = make_server(args.host, args.port, secret, as_json=args.json)
     except OSError as error:
         return fail(f"cannot listen on {args.host}:{args.port}: {error.strerror}; try --port")
-    host, port = server.server_address[:2]
-    print(f"listening on http://{host}:{port}/ (Ctrl-C to stop)", flush=True)
+    port = server.server_address[1]
+    print(f"listening on http://{args.host}:{port}/ (Ctrl-C to stop)", flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

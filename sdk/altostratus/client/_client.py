@@ -1,0 +1,75 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import TracebackType
+
+from altostratus.client._http import BaseTransport, HTTPClient, Timeout
+from altostratus.client._settings import Settings, resolve_settings
+from altostratus.client.firewall_rules import FirewallRulesAPI
+from altostratus.client.firewalls import FirewallsAPI
+from altostratus.client.load_balancers import LoadBalancersAPI
+from altostratus.client.networks import NetworksAPI
+from altostratus.client.object_store_credentials import ObjectStoreCredentialsAPI
+from altostratus.client.object_stores import ObjectStoresAPI
+from altostratus.client.quota import QuotaAPI
+from altostratus.client.reserved_ips import ReservedIpsAPI
+from altostratus.client.webhooks import WebhooksAPI
+
+
+class Client:
+    """A client of the service's API, one attribute per collection.
+
+    Settings left unset resolve as `resolve_settings` describes. `timeout` defaults to 5 s to
+    connect and 30 s to read; `max_retries` and `max_retry_seconds` bound the retries of one call
+    (see `HTTPClient` for which calls are retried). Safe to share between threads.
+    """
+
+    def __init__(
+        self,
+        api_key: str | None = None,
+        api_url: str | None = None,
+        region: str | None = None,
+        *,
+        timeout: float | Timeout | None = None,
+        max_retries: int = 4,
+        max_retry_seconds: float = 60.0,
+        stack_config: Mapping[str, str] | None = None,
+        transport: BaseTransport | None = None,
+    ) -> None:
+        self.settings: Settings = resolve_settings(
+            api_key, api_url, region, stack_config=stack_config
+        )
+        self.region = self.settings.region
+        self._http = HTTPClient(
+            self.settings,
+            timeout=timeout,
+            max_retries=max_retries,
+            max_retry_seconds=max_retry_seconds,
+            transport=transport,
+        )
+        self.networks = NetworksAPI(self._http, self.region)
+        self.firewalls = FirewallsAPI(self._http, self.region)
+        self.firewall_rules = FirewallRulesAPI(self._http, self.region)
+        self.load_balancers = LoadBalancersAPI(self._http, self.region)
+        self.reserved_ips = ReservedIpsAPI(self._http, self.region)
+        self.object_stores = ObjectStoresAPI(self._http, self.region)
+        self.object_store_credentials = ObjectStoreCredentialsAPI(self._http, self.region)
+        self.webhooks = WebhooksAPI(self._http, self.region)
+        self.quota = QuotaAPI(self._http, self.region)
+
+    def __repr__(self) -> str:
+        return f"Client(api_url={self.settings.api_url!r}, region={self.region!r})"
+
+    def close(self) -> None:
+        self._http.close()
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()

@@ -1,0 +1,83 @@
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from altostratus.client._collection import Collection, fields, segment
+from altostratus.client.models import LoadBalancer, LoadBalancerBackend
+
+PATH = "/v2/vpc/loadbalancers"
+
+Backends = Sequence[LoadBalancerBackend | Mapping[str, Any]]
+
+
+def _backends(backends: Backends | None) -> list[dict[str, Any]] | None:
+    """Backends as sent; a mapping with an unknown or missing field is refused (ValidationError)."""
+    if backends is None:
+        return None
+    return [LoadBalancerBackend.model_validate(item).model_dump() for item in backends]
+
+
+class LoadBalancersAPI(Collection):
+    def list(self, *, region: str | None = None) -> list[LoadBalancer]:
+        return self._many(LoadBalancer, PATH, query=self._query(region))
+
+    def get(self, id: str, *, region: str | None = None) -> LoadBalancer:
+        return self._one(LoadBalancer, "GET", f"{PATH}/{segment(id)}", query=self._query(region))
+
+    def create(
+        self,
+        *,
+        name: str,
+        network_id: str,
+        backends: Backends,
+        region: str | None = None,
+        algorithm: str | None = None,
+        external_traffic_policy: str | None = None,
+        session_affinity: str | None = None,
+        session_affinity_config_timeout: int | None = None,
+        enable_proxy_protocol: str | None = None,
+        max_concurrent_requests: int | None = None,
+    ) -> LoadBalancer:
+        """Create a balancer; it answers `state == ""` until it is ready (`available`)."""
+        region = self._region(region)
+        body = fields(
+            name=name,
+            network_id=network_id,
+            region=region,
+            backends=_backends(backends),
+            algorithm=algorithm,
+            external_traffic_policy=external_traffic_policy,
+            session_affinity=session_affinity,
+            session_affinity_config_timeout=session_affinity_config_timeout,
+            enable_proxy_protocol=enable_proxy_protocol,
+            max_concurrent_requests=max_concurrent_requests,
+        )
+        return self._one(LoadBalancer, "POST", PATH, query={"region": region}, body=body)
+
+    def update(
+        self,
+        id: str,
+        *,
+        name: str | None = None,
+        algorithm: str | None = None,
+        external_traffic_policy: str | None = None,
+        session_affinity: str | None = None,
+        enable_proxy_protocol: str | None = None,
+        backends: Backends | None = None,
+        region: str | None = None,
+    ) -> LoadBalancer:
+        """Update a balancer; `backends`, when given, replaces the whole set."""
+        body = fields(
+            name=name,
+            algorithm=algorithm,
+            external_traffic_policy=external_traffic_policy,
+            session_affinity=session_affinity,
+            enable_proxy_protocol=enable_proxy_protocol,
+            backends=_backends(backends),
+        )
+        path = f"{PATH}/{segment(id)}"
+        return self._one(LoadBalancer, "PUT", path, query=self._query(region), body=body)
+
+    def delete(self, id: str, *, region: str | None = None) -> None:
+        self._send("DELETE", f"{PATH}/{segment(id)}", query=self._query(region))

@@ -1,0 +1,32 @@
+"""One pydantic model per record of the API."""
+
+from __future__ import annotations
+
+from altostratus.client.models.firewall import Firewall, FirewallCreated
+from altostratus.client.models.firewall_rule import FirewallRule
+from altostratus.client.models.load_balancer import LoadBalancer, LoadBalancerBackend
+from altostratus.client.models.network import Network, NetworkCreated, NetworkUpdated
+from altostratus.client.models.object_store import ObjectStore, ObjectStoreOwner
+from altostratus.client.models.object_store_credential import ObjectStoreCredential
+from altostratus.client.models.quota import Quota
+from altostratus.client.models.reserved_ip import ReservedIp, ReservedIpAssignment
+from altostratus.client.models.webhook import Webhook, WebhookCreated
+
+__all__ = [
+    "Firewall",
+    "FirewallCreated",
+    "FirewallRule",
+    "LoadBalancer",
+    "LoadBalancerBackend",
+    "Network",
+    "NetworkCreated",
+    "NetworkUpdated",
+    "ObjectStore",
+    "ObjectStoreCredential",
+    "ObjectStoreOwner",
+    "Quota",
+    "ReservedIp",
+    "ReservedIpAssignment",
+    "Webhook",
+    "WebhookCreated",
+]

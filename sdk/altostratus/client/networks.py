@@ -1,0 +1,47 @@
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from altostratus.client._collection import Collection, fields, segment
+from altostratus.client.models import Network, NetworkCreated, NetworkUpdated
+
+PATH = "/v2/vpc/networks"
+
+
+class NetworksAPI(Collection):
+    def list(self, *, region: str | None = None) -> list[Network]:
+        return self._many(Network, PATH, query=self._query(region))
+
+    def get(self, id: str, *, region: str | None = None) -> Network:
+        return self._one(Network, "GET", f"{PATH}/{segment(id)}", query=self._query(region))
+
+    def create(
+        self,
+        *,
+        label: str,
+        region: str | None = None,
+        ipv4_enabled: bool | None = None,
+        cidr_v4: str | None = None,
+        nameservers_v4: Sequence[str] | str | None = None,
+    ) -> NetworkCreated:
+        """Create a network; `nameservers_v4` is sent as comma-separated text."""
+        region = self._region(region)
+        if nameservers_v4 is not None and not isinstance(nameservers_v4, str):
+            nameservers_v4 = ",".join(nameservers_v4)
+        body = fields(
+            label=label,
+            region=region,
+            ipv4_enabled=ipv4_enabled,
+            cidr_v4=cidr_v4,
+            nameservers_v4=nameservers_v4,
+        )
+        return self._one(NetworkCreated, "POST", PATH, query={"region": region}, body=body)
+
+    def update(self, id: str, *, label: str, region: str | None = None) -> NetworkUpdated:
+        region = self._region(region)
+        path = f"{PATH}/{segment(id)}"
+        body = {"label": label, "region": region}
+        return self._one(NetworkUpdated, "PUT", path, query={"region": region}, body=body)
+
+    def delete(self, id: str, *, region: str | None = None) -> None:
+        self._send("DELETE", f"{PATH}/{segment(id)}", query=self._query(region))

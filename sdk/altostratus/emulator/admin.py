@@ -1,0 +1,214 @@
+"""The admin endpoints under ``/_emulator/``: test controls, answered only to loopback callers.
+
+They need no service key and speak JSON. See the project's emulator documentation for the table.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import MethodNotAllowed as RoutingMethodNotAllowed
+from werkzeug.routing import Map, Rule
+from werkzeug.wrappers import Request, Response
+
+from altostratus.emulator.errors import (
+    BadRequest,
+    EmulatorError,
+    Forbidden,
+    MethodNotAllowed,
+    NotFound,
+    invalid,
+)
+from altostratus.emulator.params import Params, parse_integer
+from altostratus.emulator.state.accounts import QUOTA_NAMES, describe_quota
+from altostratus.emulator.state.base import iso
+from altostratus.emulator.wire import error_response, json_response
+
+if TYPE_CHECKING:
+    from altostratus.emulator.app import EmulatorApp
+
+AdminHandler = Callable[..., Any]
+
+
+def health(app: EmulatorApp, body: dict[str, Any]) -> Any:
+    return {"status": "ok"}
+
+
+def reset(app: EmulatorApp, body: dict[str, Any]) -> Any:
+    app.reset()
+    return {"result": "success"}
+
+
+def list_accounts(app: EmulatorApp, body: dict[str, Any]) -> Any:
+    with app.state.lock:
+        return [a.describe() for a in app.state.accounts.by_id.values()]
+
+
+def create_account(app: EmulatorApp, body: dict[str, Any]) -> Any:
+    params = Params(body, form=False)
+    name = params.text("name", allow_empty=False)
+    with app.state.lock:
+        number = len(app.state.accounts.by_id) + 1
+        return app.state.add_account(name or f"account-{number}").describe()
+
+
+def set_quota(app: EmulatorApp, body: dict[str, Any], account_id: str) -> Any:
+    allowed = {f"{name}_limit" for name in QUOTA_NAMES}
+    unknown = sorted(set(body) - allowed)
+    if unknown:
+        raise invalid(unknown[0], f"{unknown[0]} is not a quota limit")
+    limits = {}
+    for field, value in body.items():
+        number = parse_integer(value)
+        if number is None or number < 0:
+            raise invalid(field, f"{field} must be a whole number from 0")
+        limits[field.removesuffix("_limit")] = number
+    with app.state.lock:
+        account = app.state.accounts.by_id.get(account_id)
+        if account is None:
+            raise NotFound("The account was not found", "database_account_not_found")
+        account.limits.update(limits)
+        return describe_quota(app.state, account)
+
+
+def _clock(app: EmulatorApp) -> dict[str, Any]:
+    clock = app.state.clock
+    return {"now": iso(clock.now()), "time_scale": clock.time_scale}
+
+
+def get_clock(app: EmulatorApp, body: dict[str, Any]) -> Any:
+    return _clock(app)
+
+
+def move_clock(app: EmulatorApp, body: dict[str, Any]) -> Any:
+    seconds = body.get("advance_seconds", 0)
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or seconds < 0:
+        raise invalid("advance_seconds", "advance_seconds must be a number from 0")
+    scale = body.get("time_scale")
+    if scale is not None:
+        if isinstance(scale, bool) or not isinstance(scale, (int, float)) or scale <= 0:
+            raise invalid("time_scale", "time_scale must be a positive number")
+        app.state.clock.time_scale = float(scale)
+    app.state.clock.advance(float(seconds))
+    return _clock(app)
+
+
+def _optional(body: dict[str, Any], name: str, *kinds: type) -> Any:
+    value = body.get(name)
+    if value is None:
+        return None
+    if (isinstance(value, bool) and bool not in kinds) or not isinstance(value, kinds):
+        raise invalid(name, f"{name} has the wrong type")
+    return value
+
+
+def add_fault(app: EmulatorApp, body: dict[str, Any]) -> Any:
+    known = {
+        "method",
+        "path_prefix",
+        "count",
+        "status",
+        "delay_seconds",
+        "drop_connection",
+        "after_apply",
+        "retry_after_seconds",
+    }
+    unknown = sorted(set(body) - known)
+    if unknown:
+        raise invalid(unknown[0], f"{unknown[0]} is not a fault setting")
+    settings = {
+        "method": _optional(body, "method", str),
+        "path_prefix": _optional(body, "path_prefix", str),
+        "count": 1 if body.get("count") is None else _optional(body, "count", int),
+        "status": _optional(body, "status", int),
+        "delay_seconds": _optional(body, "delay_seconds", int, float),
+        "drop_connection": bool(_optional(body, "drop_connection", bool)),
+        "after_apply": bool(_optional(body, "after_apply", bool)),
+        "retry_after_seconds": _optional(body, "retry_after_seconds", int),
+    }
+    if settings["count"] < 1:
+        raise invalid("count", "count must be at least 1")
+    if settings["status"] is not None and not 400 <= settings["status"] <= 599:
+        raise invalid("status", "status must be an error status from 400 to 599")
+    if settings["delay_seconds"] is not None and settings["delay_seconds"] < 0:
+        raise invalid("delay_seconds", "delay_seconds must not be negative")
+    return {"id": app.faults.add(**settings).id}
+
+
+def clear_faults(app: EmulatorApp, body: dict[str, Any]) -> Any:
+    app.faults.clear()
+    return {"result": "success"}
+
+
+def list_requests(app: EmulatorApp, body: dict[str, Any]) -> Any:
+    return app.log.entries()
+
+
+def clear_requests(app: EmulatorApp, body: dict[str, Any]) -> Any:
+    app.log.clear()
+    return {"result": "success"}
+
+
+def list_deliveries(app: EmulatorApp, body: dict[str, Any]) -> Any:
+    return app.events.deliveries()
+
+
+_MAP = Map(
+    [
+        Rule("/_emulator/health", endpoint=health, methods=["GET"]),
+        Rule("/_emulator/reset", endpoint=reset, methods=["POST"]),
+        Rule("/_emulator/accounts", endpoint=list_accounts, methods=["GET"]),
+        Rule("/_emulator/accounts", endpoint=create_account, methods=["POST"]),
+        Rule("/_emulator/accounts/<account_id>/quota", endpoint=set_quota, methods=["PUT"]),
+        Rule("/_emulator/clock", endpoint=get_clock, methods=["GET"]),
+        Rule("/_emulator/clock", endpoint=move_clock, methods=["POST"]),
+        Rule("/_emulator/faults", endpoint=add_fault, methods=["POST"]),
+        Rule("/_emulator/faults", endpoint=clear_faults, methods=["DELETE"]),
+        Rule("/_emulator/requests", endpoint=list_requests, methods=["GET"]),
+        Rule("/_emulator/requests", endpoint=clear_requests, methods=["DELETE"]),
+        Rule("/_emulator/deliveries", endpoint=list_deliveries, methods=["GET"]),
+    ],
+    strict_slashes=False,
+)
+
+
+def _is_loopback(address: str | None) -> bool:
+    try:
+        return address is not None and ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return False
+
+
+def _body(request: Request) -> dict[str, Any]:
+    data = request.get_data(cache=True)
+    if request.method not in ("POST", "PUT") or not data.strip():
+        return {}
+    try:
+        body = json.loads(data)
+    except ValueError:
+        raise BadRequest("The body is not valid JSON", "parameter_body_invalid") from None
+    if not isinstance(body, dict):
+        raise BadRequest("The body must be a JSON object", "parameter_body_invalid")
+    return body
+
+
+def dispatch(app: EmulatorApp, request: Request) -> Response:
+    try:
+        if not _is_loopback(request.remote_addr):
+            raise Forbidden("The emulator's admin endpoints answer loopback callers only")
+        adapter = _MAP.bind_to_environ(request.environ)
+        try:
+            handler, args = adapter.match()
+        except RoutingMethodNotAllowed as error:
+            allowed = sorted(error.valid_methods or [])
+            reason = f"{request.method} is not allowed on {request.path}"
+            raise MethodNotAllowed(reason, allowed) from None
+        except HTTPException:
+            raise NotFound(f"No admin endpoint at {request.path}", "not_found") from None
+        return json_response(handler(app, _body(request), **args))
+    except EmulatorError as error:
+        return error_response(error)

@@ -1,0 +1,163 @@
+"""The service's WSGI application: routing, authentication, parameters, region, the test
+controls (faults, request log, rate limit), and the one place where a service request's errors
+become the JSON error body (``EmulatorError`` through ``wire.error_response``; anything else is a
+bug, logged and answered 500)."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import socket
+import time
+from collections.abc import Iterable
+from typing import Any
+
+from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import MethodNotAllowed as RoutingMethodNotAllowed
+from werkzeug.routing import Map, Rule
+from werkzeug.wrappers import Request, Response
+
+from altostratus.emulator import admin, openapi
+from altostratus.emulator.call import Call, EventSink, Route
+from altostratus.emulator.errors import (
+    EmulatorError,
+    InjectedFault,
+    MethodNotAllowed,
+    NotFound,
+    RateLimited,
+    Unauthorized,
+)
+from altostratus.emulator.faults import Fault, Faults, RateLimiter, RequestLog
+from altostratus.emulator.routes import ROUTES
+from altostratus.emulator.state import State
+from altostratus.emulator.state.accounts import Account
+from altostratus.emulator.state.base import Effects
+from altostratus.emulator.wire import (
+    bearer_key,
+    error_response,
+    json_response,
+    read_params,
+    resolve_region,
+)
+
+logger = logging.getLogger("altostratus.emulator")
+
+
+def build_map(routes: Iterable[Route]) -> Map:
+    rules = []
+    for route in routes:
+        prefixes = ("/v2/vpc", "/v2") if route.networking else ("/v2",)
+        for prefix in prefixes:
+            rules.append(Rule(prefix + route.path, endpoint=route, methods=[route.method]))
+    return Map(rules, strict_slashes=False)
+
+
+class EmulatorApp:
+    def __init__(self, state: State, events: EventSink, *, rate_limit: float | None = None) -> None:
+        self.state = state
+        self.events = events
+        self.faults = Faults()
+        self.log = RequestLog()
+        self.limiter = RateLimiter(state.clock, rate_limit)
+        self.url_map = build_map(ROUTES)
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
+        request = Request(environ)
+        if request.path == "/_emulator" or request.path.startswith("/_emulator/"):
+            response = admin.dispatch(self, request)
+        elif request.path == "/openapi.json" and request.method in ("GET", "HEAD"):
+            response = json_response(openapi.document())
+        else:
+            response = self.serve(request)
+        result: Iterable[bytes] = response(environ, start_response)
+        return result
+
+    def reset(self) -> None:
+        """Every account but the default one, resource, fault, log entry, S3 object and delivery
+        gone."""
+        self.state.reset()
+        self.faults.clear()
+        self.log.clear()
+        self.limiter.reset()
+        self.state.buckets.reset()
+        self.events.reset()
+
+    def serve(self, request: Request) -> Response:
+        entry = self.log.add(request.method, request.path, request.args.to_dict())
+        fault = self.faults.take(request.method, request.path)
+        if fault is not None and fault.delay_seconds:
+            time.sleep(fault.delay_seconds)
+        if fault is not None and fault.fails and not fault.after_apply:
+            response = self._fail(request, fault)
+        else:
+            response = self._answer(request)
+            if fault is not None and fault.fails:
+                response = self._fail(request, fault)
+        entry["status"] = (
+            None if fault is not None and fault.drop_connection else response.status_code
+        )
+        return response
+
+    def _fail(self, request: Request, fault: Fault) -> Response:
+        if fault.drop_connection:
+            connection = request.environ.get("werkzeug.socket")
+            if connection is None:
+                raise ConnectionAbortedError("the emulator dropped the connection (injected fault)")
+            with contextlib.suppress(OSError):
+                connection.shutdown(socket.SHUT_RDWR)
+            return Response(b"", status=500)
+        assert fault.status is not None
+        return error_response(InjectedFault(fault.status, fault.retry_after_seconds))
+
+    def _answer(self, request: Request) -> Response:
+        try:
+            key = bearer_key(request)
+            retry_after = self.limiter.check(key or f"address:{request.remote_addr}")
+            if retry_after is not None:
+                raise RateLimited("Too many requests; slow down", retry_after)
+            account = self._authenticate(key)
+            route, args = self._route(request)
+            params = read_params(request)
+            region = resolve_region(request, params)
+            call = Call(self.state, account, region, params, request.args.to_dict(), self.events)
+            with self.state.lock:
+                body = route.handler(call, **args)
+            self.run_effects(call.effects)
+            return json_response(body)
+        except EmulatorError as error:
+            return error_response(error)
+        except Exception:
+            logger.exception("the emulator failed on %s %s", request.method, request.path)
+            return error_response(EmulatorError("The emulator failed unexpectedly"))
+
+    def _authenticate(self, key: str | None) -> Account:
+        with self.state.lock:
+            account = None if key is None else self.state.accounts.by_key(key)
+        if account is None:
+            raise Unauthorized("Missing or unknown API key; send Authorization: bearer <API_KEY>")
+        return account
+
+    def _route(self, request: Request) -> tuple[Route, dict[str, Any]]:
+        adapter = self.url_map.bind_to_environ(request.environ)
+        try:
+            route, args = adapter.match()
+        except RoutingMethodNotAllowed as error:
+            allowed = sorted(error.valid_methods or [])
+            reason = f"{request.method} is not allowed on {request.path}"
+            raise MethodNotAllowed(reason, allowed) from None
+        except HTTPException:
+            raise NotFound(f"No endpoint at {request.path}", "not_found") from None
+        assert isinstance(route, Route)
+        return route, dict(args)
+
+    def run_effects(self, effects: Effects) -> None:
+        for action in effects.actions:
+            try:
+                action()
+            except Exception:
+                logger.exception("an emulator side effect failed")
+        for account_id, event, resource_id in effects.events:
+            try:
+                self.events.emit(account_id, event, resource_id)
+            except Exception:
+                logger.exception("emitting %s failed", event)

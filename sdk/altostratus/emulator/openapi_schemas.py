@@ -1,0 +1,306 @@
+"""The JSON schemas of the service's records, answers and request bodies, for the OpenAPI
+document. Answers are closed (no other properties), so a checker notices a field that should be
+absent from an operation's answer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from altostratus.emulator.state.webhooks import EVENT_NAMES
+
+Schema = dict[str, Any]
+
+TEXT: Schema = {"type": "string"}
+INT: Schema = {"type": "integer"}
+BOOL: Schema = {"type": "boolean"}
+TEXTS: Schema = {"type": "array", "items": TEXT}
+SUCCESS: Schema = {"type": "string", "enum": ["success"]}
+
+
+def closed(properties: dict[str, Schema], optional: tuple[str, ...] = ()) -> Schema:
+    """An object with exactly these properties, all required but ``optional``."""
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": [name for name in properties if name not in optional],
+        "additionalProperties": False,
+    }
+
+
+def body(properties: dict[str, Schema], required: tuple[str, ...] = ()) -> Schema:
+    """A request body: the named fields are required, unknown ones are ignored by the service."""
+    schema: Schema = {"type": "object", "properties": properties}
+    if required:
+        schema["required"] = list(required)
+    return schema
+
+
+def ref(name: str) -> Schema:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def page_of(item: str) -> Schema:
+    return closed(
+        {"page": INT, "per_page": INT, "pages": INT, "items": {"type": "array", "items": ref(item)}}
+    )
+
+
+def choice(*values: str) -> Schema:
+    return {"type": "string", "enum": list(values)}
+
+
+PORT: Schema = {"type": "integer", "minimum": 1, "maximum": 65535}
+RULE_FIELDS: dict[str, Schema] = {
+    "id": TEXT,
+    "firewall_id": TEXT,
+    "protocol": choice("tcp", "udp", "icmp"),
+    "start_port": TEXT,
+    "cidr": TEXTS,
+    "direction": choice("ingress", "egress"),
+    "label": TEXT,
+    "end_port": TEXT,
+    "action": choice("allow", "deny"),
+    "ports": TEXT,
+}
+BACKEND = closed(
+    {"ip": TEXT, "protocol": choice("TCP", "UDP"), "source_port": PORT, "target_port": PORT}
+)
+LOAD_BALANCER_FIELDS: dict[str, Schema] = {
+    "id": TEXT,
+    "name": TEXT,
+    "network_id": TEXT,
+    "service_name": TEXT,
+    "algorithm": choice("round_robin", "least_connections"),
+    "backends": {"type": "array", "items": ref("Backend")},
+    "public_ip": TEXT,
+    "private_ip": TEXT,
+    "firewall_id": TEXT,
+    "state": TEXT,
+    "max_concurrent_requests": INT,
+    "created_at": TEXT,
+    "external_traffic_policy": choice("Cluster", "Local"),
+    "session_affinity": choice("None", "ClientIP"),
+    "session_affinity_config_timeout": INT,
+    "enable_proxy_protocol": TEXT,
+}
+QUOTA_NAMES = (
+    "instance_count",
+    "cpu_core",
+    "ram_mb",
+    "disk_gb",
+    "disk_volume_count",
+    "disk_snapshot_count",
+    "public_ip_address",
+    "subnet_count",
+    "network_count",
+    "security_group",
+    "security_group_rule",
+    "port_count",
+)
+REGION: Schema = {"type": "string", "description": "LON1, FRA1, NYC1 or PHX1 (any case)"}
+EVENTS: Schema = {
+    "type": "array",
+    "items": {"type": "string", "enum": list(EVENT_NAMES)},
+    "minItems": 1,
+}
+LB_SETTINGS: dict[str, Schema] = {
+    "algorithm": choice("round_robin", "least_connections"),
+    "external_traffic_policy": choice("Cluster", "Local"),
+    "session_affinity": choice("None", "ClientIP"),
+    "enable_proxy_protocol": choice("", "send", "accept", "send_accept"),
+    "backends": {"type": "array", "items": ref("Backend")},
+}
+SIZE: Schema = {"type": "integer", "minimum": 1, "maximum": 1_000_000}
+
+SCHEMAS: dict[str, Schema] = {
+    "Error": closed({"result": choice("failed"), "code": TEXT, "reason": TEXT}),
+    "Result": closed({"result": SUCCESS}),
+    "Network": closed(
+        {
+            "id": TEXT,
+            "name": TEXT,
+            "default": BOOL,
+            "cidr": TEXT,
+            "gateway_ipv4": TEXT,
+            "label": TEXT,
+            "status": TEXT,
+            "ipv4_enabled": BOOL,
+            "nameservers_v4": TEXTS,
+            "free_ip_count": INT,
+        }
+    ),
+    "NetworkCreated": closed({"id": TEXT, "result": SUCCESS, "name": TEXT, "label": TEXT}),
+    "NetworkUpdated": closed({"id": TEXT, "result": SUCCESS, "label": TEXT}),
+    "Firewall": closed(
+        {
+            "id": TEXT,
+            "name": TEXT,
+            "account_id": TEXT,
+            "rules_count": INT,
+            "instance_count": INT,
+            "cluster_count": INT,
+            "loadbalancer_count": INT,
+            "default": TEXT,
+            "label": TEXT,
+            "network_id": TEXT,
+            "rules": {"type": "array", "items": ref("EmbeddedRule")},
+        }
+    ),
+    "FirewallSaved": closed({"id": TEXT, "result": SUCCESS, "name": TEXT}),
+    "Rule": closed(RULE_FIELDS),
+    "EmbeddedRule": closed({k: v for k, v in RULE_FIELDS.items() if k != "firewall_id"}),
+    "RuleCreated": closed({k: v for k, v in RULE_FIELDS.items() if k != "ports"}),
+    "RuleUpdated": closed({"id": TEXT, "result": SUCCESS}),
+    "RuleDeleted": closed({"id": TEXT, "result": SUCCESS, "name": TEXT}),
+    "Backend": BACKEND,
+    "LoadBalancer": closed(LOAD_BALANCER_FIELDS),
+    "LoadBalancerCreated": closed(
+        {k: v for k, v in LOAD_BALANCER_FIELDS.items() if k != "service_name"}
+    ),
+    "ReservedIp": closed(
+        {
+            "id": TEXT,
+            "name": TEXT,
+            "ip": TEXT,
+            "assigned_to": closed({"id": TEXT, "type": choice("loadbalancer"), "name": TEXT}),
+        },
+        optional=("assigned_to",),
+    ),
+    "ReservedIpSummary": closed({"id": TEXT, "name": TEXT, "ip": TEXT}),
+    "ReservedIpSaved": closed({"id": TEXT, "name": TEXT}),
+    "ReservedIpPage": page_of("ReservedIpSummary"),
+    "ObjectStore": closed(
+        {
+            "id": TEXT,
+            "name": TEXT,
+            "max_size_gb": INT,
+            "owner_info": closed({"name": TEXT, "access_key_id": TEXT}),
+            "status": choice("creating", "ready"),
+            "objectstore_endpoint": TEXT,
+        }
+    ),
+    "ObjectStorePage": page_of("ObjectStore"),
+    "Credential": closed(
+        {
+            "id": TEXT,
+            "name": TEXT,
+            "access_key_id": TEXT,
+            "secret_access_key_id": TEXT,
+            "max_size_gb": INT,
+            "suspended": BOOL,
+            "status": TEXT,
+        }
+    ),
+    "CredentialPage": page_of("Credential"),
+    "Webhook": closed(
+        {
+            "id": TEXT,
+            "created_at": TEXT,
+            "events": TEXTS,
+            "url": TEXT,
+            "secret": TEXT,
+            "disabled": BOOL,
+            "failures": INT,
+            "last_failure_reason": TEXT,
+        }
+    ),
+    "WebhookCreated": closed({"result": SUCCESS, "id": TEXT}),
+    "Quota": closed(
+        {
+            "id": TEXT,
+            "default_user_id": TEXT,
+            "default_user_email_address": TEXT,
+            **{f"{n}_{s}": INT for n in QUOTA_NAMES for s in ("limit", "usage")},
+            "clusters_lifetime_count": INT,
+            "clusters_current_count": INT,
+            "instances_lifetime_count": INT,
+        }
+    ),
+}
+
+BODIES: dict[str, Schema] = {
+    "NetworkCreate": body(
+        {
+            "label": TEXT,
+            "region": REGION,
+            "ipv4_enabled": BOOL,
+            "cidr_v4": TEXT,
+            "nameservers_v4": TEXT,
+        },
+        ("label",),
+    ),
+    "NetworkUpdate": body({"label": TEXT, "region": REGION}, ("label",)),
+    "FirewallCreate": body(
+        {"name": TEXT, "network_id": TEXT, "region": REGION, "create_default_rules": BOOL},
+        ("name", "network_id"),
+    ),
+    "FirewallUpdate": body({"name": TEXT, "region": REGION}),
+    "RuleCreate": body(
+        {
+            "region": REGION,
+            "protocol": choice("tcp", "udp", "icmp"),
+            "start_port": TEXT,
+            "end_port": TEXT,
+            "cidr": {"oneOf": [TEXT, TEXTS]},
+            "direction": choice("ingress", "egress"),
+            "label": TEXT,
+            "action": choice("allow", "deny"),
+        },
+        ("protocol",),
+    ),
+    "RuleUpdate": body(
+        {
+            "region": REGION,
+            "protocol": choice("tcp", "udp", "icmp"),
+            "start_port": TEXT,
+            "end_port": TEXT,
+            "cidr": {"oneOf": [TEXT, TEXTS]},
+            "direction": choice("ingress", "egress"),
+            "label": TEXT,
+        }
+    ),
+    "LoadBalancerCreate": body(
+        {
+            "name": TEXT,
+            "network_id": TEXT,
+            "region": REGION,
+            **LB_SETTINGS,
+            "session_affinity_config_timeout": {"type": "integer", "minimum": 0},
+            "max_concurrent_requests": {"type": "integer", "minimum": 1},
+            "firewall_id": TEXT,
+        },
+        ("name", "network_id", "backends"),
+    ),
+    "LoadBalancerUpdate": body({"name": TEXT, "region": REGION, **LB_SETTINGS}),
+    "ReservedIpCreate": body({"name": TEXT, "region": REGION}, ("name",)),
+    "ReservedIpUpdate": body({"name": TEXT, "region": REGION}),
+    "ReservedIpAction": body(
+        {"action": choice("assign", "unassign"), "assign_to_id": TEXT, "region": REGION},
+        ("action",),
+    ),
+    "ObjectStoreCreate": body(
+        {"name": TEXT, "region": REGION, "size": SIZE, "access_key_id": TEXT}, ("name",)
+    ),
+    "ObjectStoreUpdate": body({"region": REGION, "max_size_gb": SIZE, "access_key_id": TEXT}),
+    "CredentialCreate": body(
+        {
+            "name": TEXT,
+            "region": REGION,
+            "access_key_id": TEXT,
+            "secret_access_key_id": TEXT,
+            "max_size_gb": SIZE,
+        },
+        ("name",),
+    ),
+    "CredentialUpdate": body(
+        {"region": REGION, "max_size_gb": SIZE, "access_key_id": TEXT, "secret_access_key_id": TEXT}
+    ),
+    "WebhookCreate": body({"url": TEXT, "events": EVENTS, "secret": TEXT}, ("url",)),
+    "WebhookUpdate": body({"url": TEXT, "events": EVENTS, "secret": TEXT}),
+}
+
+
+def form_encoded(schema: Schema) -> Schema:
+    """The same body form-encoded: every value is text (arrays and objects as JSON text)."""
+    properties = {name: TEXT for name in schema["properties"]}
+    return {**schema, "properties": properties}

@@ -1,0 +1,140 @@
+"""Reading request parameters: one place for the wire rules of JSON and form-encoded bodies.
+
+A JSON body carries typed values; a form body carries text, where booleans are ``true``/``false``,
+integers are digits and arrays or objects are JSON written as text. A JSON ``null`` counts as
+absent. Every failure names the parameter (``parameter_<name>_invalid`` / ``_missing``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from altostratus.emulator.errors import invalid, missing
+
+_TRUE = {"true", "1", "yes", "on"}
+_FALSE = {"false", "0", "no", "off"}
+
+
+class Params:
+    """The parameters of one request: the body's fields, or the query's for reads."""
+
+    def __init__(self, values: Mapping[str, Any], *, form: bool) -> None:
+        self._values = {k: v for k, v in values.items() if v is not None}
+        self.form = form
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._values
+
+    def raw(self, name: str) -> Any:
+        return self._values.get(name)
+
+    def text(self, name: str, *, required: bool = False, allow_empty: bool = True) -> str | None:
+        value = self._values.get(name)
+        if value is None:
+            if required:
+                raise missing(name)
+            return None
+        if not isinstance(value, str):
+            raise invalid(name, f"The parameter {name} must be text")
+        if not allow_empty and not value.strip():
+            if required:
+                raise missing(name)
+            raise invalid(name, f"The parameter {name} must not be empty")
+        return value
+
+    def required_text(self, name: str) -> str:
+        value = self.text(name, required=True, allow_empty=False)
+        assert value is not None
+        return value
+
+    def choice(self, name: str, allowed: Iterable[str], *, required: bool = False) -> str | None:
+        """One of ``allowed``, compared case-insensitively and answered as spelled there."""
+        value = self.text(name, required=required)
+        if value is None:
+            return None
+        options = {a.lower(): a for a in allowed}
+        found = options.get(value.lower())
+        if found is None:
+            listed = ", ".join(options.values())
+            raise invalid(name, f"The parameter {name} must be one of: {listed}")
+        return found
+
+    def integer(
+        self, name: str, *, minimum: int | None = None, maximum: int | None = None
+    ) -> int | None:
+        value = self._values.get(name)
+        if value is None:
+            return None
+        number = parse_integer(value)
+        if number is None:
+            raise invalid(name, f"The parameter {name} must be a whole number")
+        if (minimum is not None and number < minimum) or (maximum is not None and number > maximum):
+            low = "" if minimum is None else f" from {minimum}"
+            high = "" if maximum is None else f" up to {maximum}"
+            raise invalid(name, f"The parameter {name} must be a whole number{low}{high}")
+        return number
+
+    def boolean(self, name: str) -> bool | None:
+        value = self._values.get(name)
+        if value is None or isinstance(value, bool):
+            return value
+        if isinstance(value, str):
+            if value.strip().lower() in _TRUE:
+                return True
+            if value.strip().lower() in _FALSE:
+                return False
+        raise invalid(name, f"The parameter {name} must be true or false")
+
+    def structured(self, name: str) -> Any:
+        """An array or object field; in a form body it is JSON text."""
+        value = self._values.get(name)
+        if self.form and isinstance(value, str):
+            try:
+                return json.loads(value)
+            except ValueError:
+                raise invalid(name, f"The parameter {name} must be JSON text") from None
+        return value
+
+
+def parse_integer(value: Any) -> int | None:
+    """An int, or text of digits; None for anything else (booleans included)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str):
+        text = value.strip()
+        if text.lstrip("-").isdigit() and text.isascii():
+            return int(text)
+    return None
+
+
+def page_params(query: Mapping[str, str]) -> tuple[int, int]:
+    """``page`` (default 1) and ``per_page`` (default 20, at most 100) from the query."""
+    result = []
+    for name, default, maximum in (("page", 1, None), ("per_page", 20, 100)):
+        text = query.get(name)
+        if text is None or text == "":
+            result.append(default)
+            continue
+        number = parse_integer(text)
+        if number is None or number < 1 or (maximum is not None and number > maximum):
+            bound = "" if maximum is None else f" up to {maximum}"
+            raise invalid(name, f"The parameter {name} must be a whole number from 1{bound}")
+        result.append(number)
+    return result[0], result[1]
+
+
+def paginate(items: list[dict[str, Any]], page: int, per_page: int) -> dict[str, Any]:
+    pages = max(1, -(-len(items) // per_page))
+    start = (page - 1) * per_page
+    return {
+        "page": page,
+        "per_page": per_page,
+        "pages": pages,
+        "items": items[start : start + per_page],
+    }

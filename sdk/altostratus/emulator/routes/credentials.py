@@ -1,0 +1,67 @@
+"""/v2/objectstore/credentials (note the singular ``objectstore``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from altostratus.emulator.call import SUCCESS, Call, Route
+from altostratus.emulator.params import page_params, paginate
+from altostratus.emulator.routes.object_stores import SIZE
+from altostratus.emulator.state.credentials import Credential
+
+
+def _credential(call: Call, credential_id: str) -> Credential:
+    return call.state.credentials.get(call.account_id, call.region, credential_id)
+
+
+def list_credentials(call: Call) -> dict[str, Any]:
+    page, per_page = page_params(call.query)
+    credentials = call.state.credentials.all(call.account_id, call.region)
+    return paginate([c.describe() for c in credentials], page, per_page)
+
+
+def get_credential(call: Call, credential_id: str) -> dict[str, Any]:
+    return _credential(call, credential_id).describe()
+
+
+def create_credential(call: Call) -> dict[str, Any]:
+    name = call.params.required_text("name")
+    credential = call.state.credentials.create(
+        call.account_id,
+        call.region,
+        call.effects,
+        name=name,
+        access_key_id=call.params.text("access_key_id", allow_empty=False),
+        secret=call.params.text("secret_access_key_id", allow_empty=False),
+        max_size_gb=call.params.integer("max_size_gb", **SIZE),
+    )
+    return credential.describe()
+
+
+def update_credential(call: Call, credential_id: str) -> dict[str, Any]:
+    changes: dict[str, Any] = {}
+    max_size_gb = call.params.integer("max_size_gb", **SIZE)
+    if max_size_gb is not None:
+        changes["max_size_gb"] = max_size_gb
+    for name in ("access_key_id", "secret_access_key_id"):
+        value = call.params.text(name, allow_empty=False)
+        if value is not None:
+            changes[name] = value
+    credential = _credential(call, credential_id)
+    call.state.credentials.update(credential, call.effects, changes)
+    return credential.describe()
+
+
+def delete_credential(call: Call, credential_id: str) -> dict[str, Any]:
+    call.state.credentials.delete(_credential(call, credential_id), call.effects)
+    return dict(SUCCESS)
+
+
+_ONE = "/objectstore/credentials/<credential_id>"
+ROUTES = [
+    Route("GET", "/objectstore/credentials", list_credentials),
+    Route("POST", "/objectstore/credentials", create_credential),
+    Route("GET", _ONE, get_credential),
+    Route("PATCH", _ONE, update_credential),
+    Route("DELETE", _ONE, delete_credential),
+]

@@ -1,0 +1,99 @@
+"""/v2/vpc/loadbalancers and /v2/loadbalancers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from altostratus.emulator.call import SUCCESS, Call, Route, without
+from altostratus.emulator.errors import missing
+from altostratus.emulator.state.load_balancers import (
+    AFFINITIES,
+    ALGORITHMS,
+    PROXY_PROTOCOLS,
+    TRAFFIC_POLICIES,
+    LoadBalancer,
+    parse_backends,
+)
+
+_CHOICES = {
+    "algorithm": ALGORITHMS,
+    "external_traffic_policy": TRAFFIC_POLICIES,
+    "session_affinity": AFFINITIES,
+}
+
+
+def _balancer(call: Call, balancer_id: str) -> LoadBalancer:
+    return call.state.load_balancers.get(call.account_id, call.region, balancer_id)
+
+
+def _settings(call: Call, *, creating: bool) -> dict[str, Any]:
+    """The balancer settings present in the body, validated."""
+    settings: dict[str, Any] = {}
+    for name, allowed in _CHOICES.items():
+        value = call.params.choice(name, allowed)
+        if value is not None:
+            settings[name] = value
+    proxy = call.params.text("enable_proxy_protocol")
+    if proxy is not None:
+        settings["enable_proxy_protocol"] = (
+            "" if proxy == "" else call.params.choice("enable_proxy_protocol", PROXY_PROTOCOLS)
+        )
+    if "backends" in call.params:
+        settings["backends"] = parse_backends(call.params.structured("backends"))
+    elif creating:
+        raise missing("backends")
+    if creating:
+        numbers = (("session_affinity_config_timeout", 0), ("max_concurrent_requests", 1))
+        for name, minimum in numbers:
+            number = call.params.integer(name, minimum=minimum)
+            if number is not None:
+                settings[name] = number
+        firewall_id = call.params.text("firewall_id")
+        if firewall_id:
+            settings["firewall_id"] = firewall_id
+    return settings
+
+
+def list_balancers(call: Call) -> list[dict[str, Any]]:
+    balancers = call.state.load_balancers
+    return [balancers.describe(b) for b in balancers.all(call.account_id, call.region)]
+
+
+def get_balancer(call: Call, balancer_id: str) -> dict[str, Any]:
+    return call.state.load_balancers.describe(_balancer(call, balancer_id))
+
+
+def create_balancer(call: Call) -> dict[str, Any]:
+    name = call.params.required_text("name")
+    network_id = call.params.required_text("network_id")
+    settings = _settings(call, creating=True)
+    balancer = call.state.load_balancers.create(
+        call.account_id, call.region, name=name, network_id=network_id, settings=settings
+    )
+    answer = without(call.state.load_balancers.describe(balancer), "service_name")
+    return answer | {"public_ip": "", "private_ip": "", "state": ""}
+
+
+def update_balancer(call: Call, balancer_id: str) -> dict[str, Any]:
+    changes = _settings(call, creating=False)
+    name = call.params.text("name", allow_empty=False)
+    if name is not None:
+        changes["name"] = name
+    balancer = _balancer(call, balancer_id)
+    call.state.load_balancers.update(balancer, changes)
+    return call.state.load_balancers.describe(balancer)
+
+
+def delete_balancer(call: Call, balancer_id: str) -> dict[str, Any]:
+    call.state.load_balancers.delete(_balancer(call, balancer_id), call.effects)
+    return dict(SUCCESS)
+
+
+_ONE = "/loadbalancers/<balancer_id>"
+ROUTES = [
+    Route("GET", "/loadbalancers", list_balancers, networking=True),
+    Route("POST", "/loadbalancers", create_balancer, networking=True),
+    Route("GET", _ONE, get_balancer, networking=True),
+    Route("PUT", _ONE, update_balancer, networking=True),
+    Route("DELETE", _ONE, delete_balancer, networking=True),
+]

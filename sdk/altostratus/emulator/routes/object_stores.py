@@ -1,0 +1,65 @@
+"""/v2/objectstores."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from altostratus.emulator.call import SUCCESS, Call, Route
+from altostratus.emulator.params import page_params, paginate
+from altostratus.emulator.state.object_stores import ObjectStore
+
+SIZE = {"minimum": 1, "maximum": 1_000_000}
+
+
+def _store(call: Call, store_id: str) -> ObjectStore:
+    return call.state.object_stores.get(call.account_id, call.region, store_id)
+
+
+def list_stores(call: Call) -> dict[str, Any]:
+    page, per_page = page_params(call.query)
+    stores = call.state.object_stores
+    items = [stores.describe(s) for s in stores.all(call.account_id, call.region)]
+    return paginate(items, page, per_page)
+
+
+def get_store(call: Call, store_id: str) -> dict[str, Any]:
+    return call.state.object_stores.describe(_store(call, store_id))
+
+
+def create_store(call: Call) -> dict[str, Any]:
+    name = call.params.required_text("name")
+    size = call.params.integer("size", **SIZE)
+    access_key_id = call.params.text("access_key_id", allow_empty=False)
+    store = call.state.object_stores.create(
+        call.account_id,
+        call.region,
+        call.effects,
+        name=name,
+        size=size,
+        access_key_id=access_key_id,
+    )
+    return call.state.object_stores.describe(store)
+
+
+def update_store(call: Call, store_id: str) -> dict[str, Any]:
+    max_size_gb = call.params.integer("max_size_gb", **SIZE)
+    access_key_id = call.params.text("access_key_id", allow_empty=False)
+    store = _store(call, store_id)
+    call.state.object_stores.update(
+        store, call.effects, max_size_gb=max_size_gb, access_key_id=access_key_id
+    )
+    return call.state.object_stores.describe(store)
+
+
+def delete_store(call: Call, store_id: str) -> dict[str, Any]:
+    call.state.object_stores.delete(_store(call, store_id), call.effects)
+    return dict(SUCCESS)
+
+
+ROUTES = [
+    Route("GET", "/objectstores", list_stores),
+    Route("POST", "/objectstores", create_store),
+    Route("GET", "/objectstores/<store_id>", get_store),
+    Route("PATCH", "/objectstores/<store_id>", update_store),
+    Route("DELETE", "/objectstores/<store_id>", delete_store),
+]

@@ -1,0 +1,16 @@
+"""/v2/quota: the account's limits and its usage, counted from live resources."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from altostratus.emulator.call import Call, Route
+from altostratus.emulator.state.accounts import describe_quota
+
+
+def get_quota(call: Call) -> dict[str, Any]:
+    """``name`` selects another account only for system accounts, and the emulator has none."""
+    return describe_quota(call.state, call.account)
+
+
+ROUTES = [Route("GET", "/quota", get_quota)]

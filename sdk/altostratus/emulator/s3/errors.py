@@ -1,0 +1,60 @@
+"""S3-style XML error answers."""
+
+from __future__ import annotations
+
+import secrets
+from xml.sax.saxutils import escape
+
+
+class S3Error(Exception):
+    """A refusal answered as S3's ``<Error>`` document; ``extra`` adds elements after Message."""
+
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        message: str,
+        *,
+        extra: dict[str, str] | None = None,
+    ) -> None:
+        super().__init__(f"{status} {code}: {message}")
+        self.status = status
+        self.code = code
+        self.message = message
+        self.extra = extra or {}
+
+    def to_xml(self, resource: str, request_id: str) -> bytes:
+        fields = {"Code": self.code, "Message": self.message, **self.extra}
+        fields |= {"Resource": resource, "RequestId": request_id}
+        inner = "".join(f"<{name}>{escape(value)}</{name}>" for name, value in fields.items())
+        return f'<?xml version="1.0" encoding="UTF-8"?>\n<Error>{inner}</Error>'.encode()
+
+
+def new_request_id() -> str:
+    return secrets.token_hex(8).upper()
+
+
+def access_denied(message: str = "Access Denied") -> S3Error:
+    return S3Error(403, "AccessDenied", message)
+
+
+def invalid_access_key_id() -> S3Error:
+    return S3Error(
+        403,
+        "InvalidAccessKeyId",
+        "The AWS Access Key Id you provided does not exist in our records.",
+    )
+
+
+def no_such_bucket(name: str) -> S3Error:
+    return S3Error(
+        404, "NoSuchBucket", "The specified bucket does not exist", extra={"BucketName": name}
+    )
+
+
+def quota_exceeded(bucket: str, limit: int) -> S3Error:
+    return S3Error(
+        403,
+        "QuotaExceeded",
+        f"The upload would take bucket {bucket} past its size limit of {limit} bytes.",
+    )

@@ -1,0 +1,94 @@
+"""The emulator's buckets inside moto's S3 backend.
+
+moto keeps its backends in module-level registries and replaces the backend object when it is
+reset, so every call here looks the backend up again instead of keeping a reference. Sizes are
+read from moto's records: every stored version of every key, plus the parts of unfinished
+multipart uploads.
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import datetime
+from typing import Any
+
+from moto.core.models import DEFAULT_ACCOUNT_ID
+from moto.s3.models import s3_backends
+
+PARTITION = "aws"
+
+
+def moto_account_id() -> str:
+    """The account moto files requests under (its ``MOTO_ACCOUNT_ID`` override, else default)."""
+    return os.environ.get("MOTO_ACCOUNT_ID", DEFAULT_ACCOUNT_ID)
+
+
+def _backend() -> Any:
+    return s3_backends[moto_account_id()][PARTITION]
+
+
+def _bucket(name: str) -> Any | None:
+    return _backend().buckets.get(name)
+
+
+def create(name: str, region_name: str) -> None:
+    if _bucket(name) is None:
+        _backend().create_bucket(name, region_name)
+
+
+def delete(name: str) -> None:
+    """Remove the bucket with every version of every key and every unfinished upload."""
+    bucket = _bucket(name)
+    if bucket is None:
+        return
+    for key_name in list(dict.keys(bucket.keys)):
+        bucket.keys.pop(key_name)
+    for upload_id in list(bucket.multiparts):
+        bucket.multiparts.pop(upload_id).dispose()
+    _backend().delete_bucket(name)
+
+
+def creation_date(name: str) -> datetime | None:
+    bucket = _bucket(name)
+    return None if bucket is None else bucket.creation_date
+
+
+def _size(record: Any) -> int:
+    size = getattr(record, "size", 0)
+    return size if isinstance(size, int) else 0
+
+
+def used_bytes(name: str) -> int:
+    bucket = _bucket(name)
+    if bucket is None:
+        return 0
+    total = 0
+    for versions in list(dict.values(bucket.keys)):
+        total += sum(_size(version) for version in list(versions))
+    for upload in list(bucket.multiparts.values()):
+        total += sum(_size(part) for part in list(upload.parts.values()))
+    return total
+
+
+def replaced_bytes(name: str, key_name: str) -> int:
+    """Bytes an unversioned write to ``key_name`` frees by replacing what is there."""
+    bucket = _bucket(name)
+    if bucket is None or bucket.is_versioned:
+        return 0
+    return sum(_size(version) for version in list(bucket.keys.getlist(key_name, [])))
+
+
+def object_size(name: str, key_name: str, version_id: str | None = None) -> int | None:
+    bucket = _bucket(name)
+    if bucket is None:
+        return None
+    versions = list(bucket.keys.getlist(key_name, []))
+    if version_id is not None:
+        versions = [v for v in versions if getattr(v, "version_id", None) == version_id]
+    return _size(versions[-1]) if versions else None
+
+
+def part_size(name: str, upload_id: str, part_number: int) -> int:
+    bucket = _bucket(name)
+    upload = None if bucket is None else bucket.multiparts.get(upload_id)
+    return 0 if upload is None else _size(upload.parts.get(part_number))

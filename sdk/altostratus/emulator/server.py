@@ -1,0 +1,44 @@
+"""Serving a WSGI application on a background thread."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Any
+
+from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
+
+logger = logging.getLogger("altostratus.emulator.http")
+
+
+class _QuietHandler(WSGIRequestHandler):
+    """Request lines go to the ``altostratus.emulator.http`` logger at debug level."""
+
+    def log(self, type: str, message: str, *args: Any) -> None:
+        logger.debug("%s " + message, self.address_string(), *args)
+
+
+class BackgroundServer:
+    """A threaded Werkzeug server on ``host:port`` (port 0 picks a free one) in a daemon thread."""
+
+    def __init__(self, host: str, port: int, app: Any, name: str) -> None:
+        self._server: BaseWSGIServer = make_server(
+            host, port, app, threaded=True, request_handler=_QuietHandler
+        )
+        self._thread = threading.Thread(target=self._server.serve_forever, name=name, daemon=True)
+
+    @property
+    def port(self) -> int:
+        return int(self._server.server_port)
+
+    def url(self, host: str) -> str:
+        shown = f"[{host}]" if ":" in host else host
+        return f"http://{shown}:{self.port}"
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join(timeout=5)

@@ -1,0 +1,165 @@
+"""The emulator's state: every account and resource, behind one lock.
+
+``State`` composes one store per resource (networks, firewalls, load balancers, reserved IPs,
+object stores, credentials, webhooks) and answers the S3 front and the webhook worker as their
+directory. Request handlers run with ``lock`` held; side effects that call into the S3 service or
+the webhook worker are queued in ``Effects`` and run after the lock is released.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from typing import Protocol
+
+from altostratus.emulator.clock import Clock
+from altostratus.emulator.s3 import S3Bucket, S3Key
+from altostratus.emulator.state.accounts import Account, Accounts
+from altostratus.emulator.state.addresses import PublicPool
+from altostratus.emulator.state.credentials import Credentials
+from altostratus.emulator.state.firewalls import Firewalls
+from altostratus.emulator.state.load_balancers import LoadBalancers
+from altostratus.emulator.state.networks import Networks
+from altostratus.emulator.state.object_stores import ObjectStore, ObjectStores
+from altostratus.emulator.state.reserved_ips import ReservedIps
+from altostratus.emulator.state.webhooks import Webhook, Webhooks
+from altostratus.emulator.webhooks import DeliveryTarget
+
+DEFAULT_ACCOUNT_NAME = "default"
+
+
+class BucketHost(Protocol):
+    """The S3 service as the state drives it."""
+
+    def create_bucket(self, name: str) -> None: ...
+
+    def delete_bucket(self, name: str) -> None: ...
+
+    def reset(self) -> None: ...
+
+
+@dataclass
+class Settings:
+    lb_ready_seconds: float = 2.0
+    objectstore_ready_seconds: float = 1.0
+    bytes_per_gb: int = 1024**3
+    s3_url: str = ""
+
+
+class NoBuckets:
+    """Stands in for the S3 service until one is attached."""
+
+    def create_bucket(self, name: str) -> None:
+        pass
+
+    def delete_bucket(self, name: str) -> None:
+        pass
+
+    def reset(self) -> None:
+        pass
+
+
+class State:
+    def __init__(
+        self,
+        clock: Clock,
+        *,
+        api_key: str = "local-dev-key",
+        settings: Settings | None = None,
+    ) -> None:
+        self.lock = threading.RLock()
+        self.clock = clock
+        self.buckets: BucketHost = NoBuckets()
+        self.settings = settings or Settings()
+        self.accounts = Accounts()
+        self.default_account = self.accounts.add(DEFAULT_ACCOUNT_NAME, api_key)
+        self._build()
+
+    def _build(self) -> None:
+        self.public_pool = PublicPool()
+        self.networks = Networks(self)
+        self.firewalls = Firewalls(self)
+        self.load_balancers = LoadBalancers(self)
+        self.reserved_ips = ReservedIps(self)
+        self.credentials = Credentials(self)
+        self.object_stores = ObjectStores(self)
+        self.webhooks = Webhooks()
+        for account in self.accounts.by_id.values():
+            self.networks.add_defaults(account.id)
+
+    def reset(self) -> None:
+        """Every account but the default one, and every resource, gone; fresh default networks."""
+        with self.lock:
+            default = self.default_account
+            self.accounts = Accounts()
+            self.default_account = self.accounts.add(default.name, default.api_key, default.id)
+            self._build()
+
+    def add_account(self, name: str) -> Account:
+        with self.lock:
+            account = self.accounts.add(name)
+            self.networks.add_defaults(account.id)
+            return account
+
+    # The S3 front's directory.
+
+    def s3_key(self, access_key_id: str) -> S3Key | None:
+        with self.lock:
+            credential = self.credentials.by_key(access_key_id)
+            if credential is None:
+                return None
+            return S3Key(
+                credential.access_key_id, credential.secret_access_key_id, credential.account_id
+            )
+
+    def s3_bucket(self, name: str) -> S3Bucket | None:
+        with self.lock:
+            for store in self.object_stores.records.values():
+                if store.bucket == name:
+                    return self._bucket(store)
+            return None
+
+    def s3_buckets_of(self, access_key_id: str) -> list[S3Bucket]:
+        with self.lock:
+            credential = self.credentials.by_key(access_key_id)
+            if credential is None:
+                return []
+            stores = self.object_stores.records.values()
+            return [self._bucket(s) for s in stores if s.owner_id == credential.id]
+
+    def _bucket(self, store: ObjectStore) -> S3Bucket:
+        owner = self.credentials.records[store.owner_id]
+        size = store.max_size_gb * self.settings.bytes_per_gb
+        return S3Bucket(store.bucket, store.account_id, owner.access_key_id, size)
+
+    # The webhook worker's directory.
+
+    def delivery_targets(self, account_id: str, event: str) -> list[DeliveryTarget]:
+        with self.lock:
+            return [
+                target_of(w)
+                for w in self.webhooks.all(account_id)
+                if not w.disabled and ("*" in w.events or event in w.events)
+            ]
+
+    def delivery_target(self, webhook_id: str) -> DeliveryTarget | None:
+        with self.lock:
+            webhook = self.webhooks.records.get(webhook_id)
+            if webhook is None or webhook.disabled:
+                return None
+            return target_of(webhook)
+
+    def record_delivery_failure(self, webhook_id: str, reason: str, disable: bool) -> None:
+        with self.lock:
+            webhook = self.webhooks.records.get(webhook_id)
+            if webhook is not None:
+                webhook.failures += 1
+                webhook.last_failure_reason = reason
+                webhook.disabled = webhook.disabled or disable
+
+
+def target_of(webhook: Webhook) -> DeliveryTarget:
+    """The webhook's delivery target, whatever its state."""
+    return DeliveryTarget(
+        webhook.id, webhook.account_id, webhook.url, webhook.secret, tuple(webhook.events)
+    )

@@ -1,0 +1,89 @@
+"""Address allocation: private ranges for networks, hosts inside them, and public addresses.
+
+Public addresses come from the documentation ranges (203.0.113.0/24 first, then 198.51.100.0/24
+and 192.0.2.0/24) and are unique across the whole emulator, as real public addresses are.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from collections.abc import Iterable
+from ipaddress import IPv4Address, IPv4Network
+
+from altostratus.emulator.errors import Conflict, invalid
+
+PRIVATE_RANGES = tuple(IPv4Network(n) for n in ("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16"))
+PUBLIC_RANGES = tuple(IPv4Network(n) for n in ("203.0.113.0/24", "198.51.100.0/24", "192.0.2.0/24"))
+_AUTO_SPACE = IPv4Network("10.0.0.0/8")
+
+
+def parse_private_cidr(text: str) -> IPv4Network:
+    """An RFC 1918 range with room for a gateway and hosts (prefix /8 to /29)."""
+    try:
+        network = IPv4Network(text.strip(), strict=True)
+    except ValueError:
+        raise invalid("cidr_v4", f"{text!r} is not an IPv4 range in CIDR notation") from None
+    if not any(network.subnet_of(r) for r in PRIVATE_RANGES):
+        raise invalid("cidr_v4", f"{text!r} is not a private (RFC 1918) range")
+    if not 8 <= network.prefixlen <= 29:
+        raise invalid("cidr_v4", "The range's prefix length must be between /8 and /29")
+    return network
+
+
+def allocate_range(taken: Iterable[IPv4Network]) -> IPv4Network:
+    """The first /24 of 10.0.0.0/8 that overlaps none of ``taken``."""
+    used = list(taken)
+    for candidate in _AUTO_SPACE.subnets(new_prefix=24):
+        if not any(candidate.overlaps(t) for t in used):
+            return candidate
+    raise Conflict("No free private range is left", "network_range_exhausted")
+
+
+def usable_hosts(network: IPv4Network) -> int:
+    return max(network.num_addresses - 2, 0)
+
+
+def gateway(network: IPv4Network) -> IPv4Address:
+    return network.network_address + 1
+
+
+def allocate_host(network: IPv4Network, taken: set[IPv4Address]) -> IPv4Address:
+    """The first usable host of ``network`` not in ``taken`` (the gateway is always taken)."""
+    for host in network.hosts():
+        if host not in taken and host != gateway(network):
+            return host
+    raise Conflict("The network has no free address left", "network_addresses_exhausted")
+
+
+class PublicPool:
+    """Public addresses handed out to reserved IPs and load balancers."""
+
+    def __init__(self) -> None:
+        self.used: set[str] = set()
+
+    def allocate(self) -> str:
+        for block in PUBLIC_RANGES:
+            for host in block.hosts():
+                if str(host) not in self.used:
+                    self.used.add(str(host))
+                    return str(host)
+        raise Conflict("No public address is left", "ip_pool_exhausted")
+
+    def release(self, address: str) -> None:
+        self.used.discard(address)
+
+
+def parse_ipv4(name: str, text: str) -> str:
+    try:
+        return str(IPv4Address(text.strip()))
+    except ValueError:
+        raise invalid(name, f"{text!r} is not an IPv4 address") from None
+
+
+def parse_cidr(name: str, text: str) -> str:
+    """Any IPv4 or IPv6 CIDR block (a bare address is a single-host block); answered as given."""
+    try:
+        ipaddress.ip_network(text.strip(), strict=False)
+    except ValueError:
+        raise invalid(name, f"{text!r} is not a CIDR block") from None
+    return text.strip()

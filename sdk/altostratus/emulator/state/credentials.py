@@ -1,0 +1,116 @@
+"""Object store credentials: S3 key pairs, unique keys across the service, ownership of stores."""
+
+from __future__ import annotations
+
+import re
+import secrets
+import string
+from dataclasses import dataclass
+from typing import Any
+
+from altostratus.emulator.errors import Conflict, in_use, invalid
+from altostratus.emulator.state.base import Effects, Record, Store, new_id
+
+_KEY = re.compile(r"^[A-Z0-9]{20}$")
+_SECRET = re.compile(r"^[A-Za-z0-9/+=]{40}$")
+DEFAULT_CREDENTIAL_SIZE_GB = 500
+
+
+def _random(alphabet: str, length: int) -> str:
+    return "".join(secrets.choice(alphabet) for _ in range(length))
+
+
+@dataclass
+class Credential(Record):
+    name: str
+    access_key_id: str
+    secret_access_key_id: str
+    max_size_gb: int
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "access_key_id": self.access_key_id,
+            "secret_access_key_id": self.secret_access_key_id,
+            "max_size_gb": self.max_size_gb,
+            "suspended": False,
+            "status": "ready",
+        }
+
+
+class Credentials(Store[Credential]):
+    kind = "objectstore_credential"
+    label = "object store credential"
+
+    def by_key(self, access_key_id: str) -> Credential | None:
+        for credential in self.records.values():
+            if credential.access_key_id == access_key_id:
+                return credential
+        return None
+
+    def _check_key(self, access_key_id: str, exclude_id: str | None = None) -> None:
+        if not _KEY.match(access_key_id):
+            raise invalid("access_key_id", "access_key_id must be 20 upper-case letters and digits")
+        holder = self.by_key(access_key_id)
+        if holder is not None and holder.id != exclude_id:
+            raise Conflict(
+                "The access_key_id is already in use",
+                "database_objectstore_credential_duplicate_access_key_id",
+            )
+
+    @staticmethod
+    def _check_secret(secret: str) -> None:
+        if not _SECRET.match(secret):
+            raise invalid(
+                "secret_access_key_id",
+                "secret_access_key_id must be 40 letters, digits or the characters / + =",
+            )
+
+    def create(
+        self,
+        account_id: str,
+        region: str,
+        effects: Effects,
+        *,
+        name: str,
+        access_key_id: str | None = None,
+        secret: str | None = None,
+        max_size_gb: int | None = None,
+    ) -> Credential:
+        self.check_name_free(account_id, region, name)
+        if access_key_id is None:
+            access_key_id = _random(string.ascii_uppercase + string.digits, 20)
+            while self.by_key(access_key_id) is not None:
+                access_key_id = _random(string.ascii_uppercase + string.digits, 20)
+        self._check_key(access_key_id)
+        if secret is None:
+            secret = _random(string.ascii_letters + string.digits, 40)
+        self._check_secret(secret)
+        credential = Credential(
+            id=new_id(),
+            account_id=account_id,
+            region=region,
+            name=name,
+            access_key_id=access_key_id,
+            secret_access_key_id=secret,
+            max_size_gb=DEFAULT_CREDENTIAL_SIZE_GB if max_size_gb is None else max_size_gb,
+        )
+        self.records[credential.id] = credential
+        effects.emit(account_id, "objectstorecredential.created", credential.id)
+        return credential
+
+    def update(self, credential: Credential, effects: Effects, changes: dict[str, Any]) -> None:
+        if "access_key_id" in changes:
+            self._check_key(changes["access_key_id"], credential.id)
+        if "secret_access_key_id" in changes:
+            self._check_secret(changes["secret_access_key_id"])
+        for key, value in changes.items():
+            setattr(credential, key, value)
+        effects.emit(credential.account_id, "objectstorecredential.updated", credential.id)
+
+    def delete(self, credential: Credential, effects: Effects) -> None:
+        if any(s.owner_id == credential.id for s in self.state.object_stores.records.values()):
+            raise in_use("objectstore_credential", "The credential still owns an object store")
+        del self.records[credential.id]
+        effects.emit(credential.account_id, "objectstorecredential.deleted", credential.id)

@@ -1,0 +1,186 @@
+"""Firewalls and their rules: unique names, default rules, port rules, in-use checks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from altostratus.emulator.errors import in_use, invalid, missing, not_found
+from altostratus.emulator.params import parse_integer
+from altostratus.emulator.state.accounts import require_quota
+from altostratus.emulator.state.base import Effects, Record, Store, new_id
+
+PROTOCOLS = ("tcp", "udp", "icmp")
+DIRECTIONS = ("ingress", "egress")
+ACTIONS = ("allow", "deny")
+
+
+@dataclass
+class Rule:
+    id: str
+    firewall_id: str
+    protocol: str
+    start_port: str
+    end_port: str
+    cidr: list[str]
+    direction: str = "ingress"
+    label: str = ""
+    action: str = "allow"
+
+    @property
+    def ports(self) -> str:
+        if not self.start_port or self.start_port == self.end_port:
+            return self.start_port
+        return f"{self.start_port}-{self.end_port}"
+
+    def describe(self) -> dict[str, Any]:
+        """The rule on its own (list answers); create answers drop ``ports``, embedding drops
+        ``firewall_id``."""
+        return {
+            "id": self.id,
+            "firewall_id": self.firewall_id,
+            "protocol": self.protocol,
+            "start_port": self.start_port,
+            "cidr": list(self.cidr),
+            "direction": self.direction,
+            "label": self.label,
+            "end_port": self.end_port,
+            "action": self.action,
+            "ports": self.ports,
+        }
+
+
+def port_range(protocol: str, start: Any, end: Any) -> tuple[str, str]:
+    """Validated ``(start_port, end_port)`` text: icmp has none; an absent end is the start."""
+    start = None if start == "" else start
+    end = None if end == "" else end
+    if protocol == "icmp":
+        if start is not None or end is not None:
+            name = "start_port" if start is not None else "end_port"
+            raise invalid(name, "An icmp rule takes no ports")
+        return "", ""
+    if start is None:
+        raise missing("start_port")
+    low = _port("start_port", start)
+    high = low if end is None else _port("end_port", end)
+    if high < low:
+        raise invalid("end_port", "The parameter end_port must not be below start_port")
+    return str(low), str(high)
+
+
+def _port(name: str, value: Any) -> int:
+    number = parse_integer(value)
+    if number is None or not 1 <= number <= 65535:
+        raise invalid(name, f"The parameter {name} must be a port number from 1 to 65535")
+    return number
+
+
+@dataclass
+class Firewall(Record):
+    name: str
+    network_id: str
+    label: str = ""
+    rules: list[Rule] = field(default_factory=list)
+
+    def rule(self, rule_id: str) -> Rule:
+        for rule in self.rules:
+            if rule.id == rule_id:
+                return rule
+        raise not_found("firewall_rule", "firewall rule")
+
+
+class Firewalls(Store[Firewall]):
+    kind = "firewall"
+    label = "firewall"
+
+    def describe(self, firewall: Firewall) -> dict[str, Any]:
+        balancers = [
+            b
+            for b in self.state.load_balancers.all(firewall.account_id)
+            if b.firewall_id == firewall.id
+        ]
+        rules = [
+            {k: v for k, v in r.describe().items() if k != "firewall_id"} for r in firewall.rules
+        ]
+        return {
+            "id": firewall.id,
+            "name": firewall.name,
+            "account_id": firewall.account_id,
+            "rules_count": len(firewall.rules),
+            "instance_count": 0,
+            "cluster_count": 0,
+            "loadbalancer_count": len(balancers),
+            "default": "false",
+            "label": firewall.label,
+            "network_id": firewall.network_id,
+            "rules": rules,
+        }
+
+    def create(
+        self,
+        account_id: str,
+        region: str,
+        effects: Effects,
+        *,
+        name: str,
+        network_id: str,
+        default_rules: bool,
+    ) -> Firewall:
+        self.state.networks.get(account_id, region, network_id)
+        self.check_name_free(account_id, region, name)
+        require_quota(self.state, account_id, "security_group")
+        if default_rules:
+            require_quota(self.state, account_id, "security_group_rule", 3)
+        firewall = Firewall(
+            id=new_id(), account_id=account_id, region=region, name=name, network_id=network_id
+        )
+        if default_rules:
+            for protocol, start, end in (
+                ("tcp", "1", "65535"),
+                ("udp", "1", "65535"),
+                ("icmp", "", ""),
+            ):
+                firewall.rules.append(
+                    Rule(new_id(), firewall.id, protocol, start, end, ["0.0.0.0/0"])
+                )
+        self.records[firewall.id] = firewall
+        effects.emit(account_id, "firewall.created", firewall.id)
+        return firewall
+
+    def rename(self, firewall: Firewall, effects: Effects, name: str | None) -> None:
+        if name is not None:
+            self.check_name_free(firewall.account_id, firewall.region, name, firewall.id)
+            firewall.name = name
+        effects.emit(firewall.account_id, "firewall.updated", firewall.id)
+
+    def delete(self, firewall: Firewall, effects: Effects) -> None:
+        if any(b.firewall_id == firewall.id for b in self.state.load_balancers.records.values()):
+            raise in_use("firewall", "The firewall is still used by a load balancer")
+        del self.records[firewall.id]
+        effects.emit(firewall.account_id, "firewall.deleted", firewall.id)
+
+    def add_rule(self, firewall: Firewall, effects: Effects, rule: Rule) -> None:
+        require_quota(self.state, firewall.account_id, "security_group_rule")
+        firewall.rules.append(rule)
+        effects.emit(firewall.account_id, "firewall_rule.created", rule.id)
+
+    def remove_rule(self, firewall: Firewall, effects: Effects, rule: Rule) -> None:
+        firewall.rules.remove(rule)
+        effects.emit(firewall.account_id, "firewall_rule.deleted", rule.id)
+
+    def update_rule(
+        self, firewall: Firewall, effects: Effects, rule: Rule, changes: dict[str, Any]
+    ) -> None:
+        """Apply a rule PUT: given fields change; a start port given alone makes a single port."""
+        protocol = changes.get("protocol", rule.protocol)
+        if protocol == "icmp":
+            start, end = changes.get("start_port"), changes.get("end_port")
+        else:
+            start = changes.get("start_port", rule.start_port or None)
+            end = changes.get("end_port", None if "start_port" in changes else rule.end_port)
+        rule.start_port, rule.end_port = port_range(protocol, start, end)
+        rule.protocol = protocol
+        for name in ("cidr", "direction", "label"):
+            if name in changes:
+                setattr(rule, name, changes[name])
+        effects.emit(firewall.account_id, "firewall.updated", firewall.id)

@@ -1,0 +1,139 @@
+"""Load balancers: provisioning over emulated time, addresses, backends."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from ipaddress import IPv4Address
+from typing import Any
+
+from altostratus.emulator.errors import invalid
+from altostratus.emulator.params import parse_integer
+from altostratus.emulator.state.accounts import require_quota
+from altostratus.emulator.state.addresses import parse_ipv4
+from altostratus.emulator.state.base import Effects, Record, Store, iso, new_id
+
+ALGORITHMS = ("round_robin", "least_connections")
+TRAFFIC_POLICIES = ("Cluster", "Local")
+AFFINITIES = ("None", "ClientIP")
+PROXY_PROTOCOLS = ("send", "accept", "send_accept")
+BACKEND_FIELDS = ("ip", "protocol", "source_port", "target_port")
+
+
+def parse_backends(value: Any) -> list[dict[str, Any]]:
+    """Backends as written: each exactly ``ip``, ``protocol`` (TCP or UDP) and two ports."""
+    if not isinstance(value, list):
+        raise invalid("backends", "The parameter backends must be an array of backend objects")
+    backends = []
+    for item in value:
+        if not isinstance(item, dict) or set(item) != set(BACKEND_FIELDS):
+            raise invalid("backends", "Each backend holds exactly: " + ", ".join(BACKEND_FIELDS))
+        protocol = item["protocol"]
+        if not isinstance(protocol, str) or protocol.upper() not in ("TCP", "UDP"):
+            raise invalid("backends", "A backend's protocol must be TCP or UDP")
+        if not isinstance(item["ip"], str):
+            raise invalid("backends", "A backend's ip must be an IPv4 address")
+        backend: dict[str, Any] = {
+            "ip": parse_ipv4("backends", item["ip"]),
+            "protocol": protocol.upper(),
+        }
+        for name in ("source_port", "target_port"):
+            port = parse_integer(item[name])
+            if port is None or not 1 <= port <= 65535:
+                raise invalid("backends", f"A backend's {name} must be a port from 1 to 65535")
+            backend[name] = port
+        backends.append(backend)
+    return backends
+
+
+@dataclass
+class LoadBalancer(Record):
+    name: str
+    network_id: str
+    backends: list[dict[str, Any]]
+    public_ip: str
+    private_ip: str
+    ready_at: float
+    created_at: str
+    firewall_id: str = ""
+    algorithm: str = "round_robin"
+    external_traffic_policy: str = "Cluster"
+    session_affinity: str = "None"
+    session_affinity_config_timeout: int = 10800
+    enable_proxy_protocol: str = ""
+    max_concurrent_requests: int = 10000
+    service_name: str = field(default="")
+
+
+class LoadBalancers(Store[LoadBalancer]):
+    kind = "loadbalancer"
+    label = "load balancer"
+
+    def describe(self, balancer: LoadBalancer) -> dict[str, Any]:
+        """The full object; ``state`` and the addresses stay empty until provisioning is over."""
+        ready = self.state.clock.monotonic() >= balancer.ready_at
+        reserved = self.state.reserved_ips.assigned_to(balancer.id)
+        public_ip = reserved.ip if reserved is not None else balancer.public_ip
+        return {
+            "id": balancer.id,
+            "name": balancer.name,
+            "network_id": balancer.network_id,
+            "service_name": balancer.service_name,
+            "algorithm": balancer.algorithm,
+            "backends": [dict(b) for b in balancer.backends],
+            "public_ip": public_ip if ready else "",
+            "private_ip": balancer.private_ip if ready else "",
+            "firewall_id": balancer.firewall_id,
+            "state": "available" if ready else "",
+            "max_concurrent_requests": balancer.max_concurrent_requests,
+            "created_at": balancer.created_at,
+            "external_traffic_policy": balancer.external_traffic_policy,
+            "session_affinity": balancer.session_affinity,
+            "session_affinity_config_timeout": balancer.session_affinity_config_timeout,
+            "enable_proxy_protocol": balancer.enable_proxy_protocol,
+        }
+
+    def create(
+        self, account_id: str, region: str, *, name: str, network_id: str, settings: dict[str, Any]
+    ) -> LoadBalancer:
+        network = self.state.networks.get(account_id, region, network_id)
+        self.check_name_free(account_id, region, name)
+        firewall_id = settings.get("firewall_id") or ""
+        if firewall_id:
+            self.state.firewalls.get(account_id, region, firewall_id)
+        require_quota(self.state, account_id, "public_ip_address")
+        balancer_id = new_id()
+        private_ip = str(network.take_host())
+        balancer = LoadBalancer(
+            id=balancer_id,
+            account_id=account_id,
+            region=region,
+            name=name,
+            network_id=network_id,
+            backends=settings.pop("backends"),
+            public_ip=self.state.public_pool.allocate(),
+            private_ip=private_ip,
+            ready_at=self.state.clock.monotonic() + self.state.settings.lb_ready_seconds,
+            created_at=iso(self.state.clock.now()),
+            service_name=f"lb-{balancer_id[:8]}",
+        )
+        for key, value in settings.items():
+            setattr(balancer, key, value)
+        self.records[balancer.id] = balancer
+        return balancer
+
+    def update(self, balancer: LoadBalancer, changes: dict[str, Any]) -> None:
+        if "name" in changes:
+            self.check_name_free(balancer.account_id, balancer.region, changes["name"], balancer.id)
+        for key, value in changes.items():
+            setattr(balancer, key, value)
+
+    def delete(self, balancer: LoadBalancer, effects: Effects) -> None:
+        """Deleting a balancer also unassigns the reserved IP it held."""
+        reserved = self.state.reserved_ips.assigned_to(balancer.id)
+        if reserved is not None:
+            self.state.reserved_ips.unassign(reserved, effects)
+        network = self.state.networks.records.get(balancer.network_id)
+        if network is not None:
+            network.hosts_taken.discard(IPv4Address(balancer.private_ip))
+        self.state.public_pool.release(balancer.public_ip)
+        del self.records[balancer.id]

@@ -1,0 +1,134 @@
+"""Networks: a default one per account and region, private ranges, gateway and free hosts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from ipaddress import IPv4Address, IPv4Network
+from typing import Any
+
+from altostratus.emulator.errors import Conflict, in_use
+from altostratus.emulator.state.accounts import require_quota
+from altostratus.emulator.state.addresses import (
+    allocate_host,
+    allocate_range,
+    gateway,
+    parse_private_cidr,
+    usable_hosts,
+)
+from altostratus.emulator.state.base import REGIONS, Effects, Record, Store, new_id
+
+
+@dataclass
+class Network(Record):
+    label: str
+    name: str
+    cidr: IPv4Network
+    default: bool = False
+    ipv4_enabled: bool = True
+    nameservers: list[str] = field(default_factory=list)
+    hosts_taken: set[IPv4Address] = field(default_factory=set)
+
+    def take_host(self) -> IPv4Address:
+        host = allocate_host(self.cidr, self.hosts_taken)
+        self.hosts_taken.add(host)
+        return host
+
+    def describe(self) -> dict[str, Any]:
+        free = usable_hosts(self.cidr) - 1 - len(self.hosts_taken)
+        return {
+            "id": self.id,
+            "name": self.name,
+            "default": self.default,
+            "cidr": str(self.cidr),
+            "gateway_ipv4": str(gateway(self.cidr)),
+            "label": self.label,
+            "status": "Active",
+            "ipv4_enabled": self.ipv4_enabled,
+            "nameservers_v4": list(self.nameservers),
+            "free_ip_count": max(free, 0),
+        }
+
+
+class Networks(Store[Network]):
+    kind = "network"
+    label = "network"
+
+    def add_defaults(self, account_id: str) -> None:
+        for region in REGIONS:
+            self._add(account_id, region, "Default", None, default=True)
+
+    def _add(
+        self,
+        account_id: str,
+        region: str,
+        label: str,
+        cidr: IPv4Network | None,
+        *,
+        default: bool = False,
+        ipv4_enabled: bool = True,
+        nameservers: list[str] | None = None,
+    ) -> Network:
+        network_id = new_id()
+        if cidr is None:
+            cidr = allocate_range(n.cidr for n in self.all(account_id, region))
+        network = Network(
+            id=network_id,
+            account_id=account_id,
+            region=region,
+            label=label,
+            name=f"cust-{account_id[:8]}-{network_id[:8]}",
+            cidr=cidr,
+            default=default,
+            ipv4_enabled=ipv4_enabled,
+            nameservers=nameservers or [],
+        )
+        self.records[network.id] = network
+        return network
+
+    def create(
+        self,
+        account_id: str,
+        region: str,
+        effects: Effects,
+        *,
+        label: str,
+        ipv4_enabled: bool,
+        cidr_v4: str | None,
+        nameservers: list[str],
+    ) -> Network:
+        cidr = None if cidr_v4 is None else parse_private_cidr(cidr_v4)
+        require_quota(self.state, account_id, "network_count")
+        network = self._add(
+            account_id,
+            region,
+            label,
+            cidr,
+            ipv4_enabled=ipv4_enabled,
+            nameservers=nameservers,
+        )
+        effects.emit(account_id, "network.created", network.id)
+        return network
+
+    def update(self, network: Network, effects: Effects, *, label: str) -> None:
+        network.label = label
+        effects.emit(network.account_id, "network.updated", network.id)
+
+    def delete(self, network: Network, effects: Effects) -> None:
+        if network.default:
+            raise Conflict("The default network cannot be deleted", "network_delete_default")
+        users = [
+            f for f in self.state.firewalls.all(network.account_id) if f.network_id == network.id
+        ]
+        balancers = [
+            b
+            for b in self.state.load_balancers.all(network.account_id)
+            if b.network_id == network.id
+        ]
+        if users or balancers:
+            raise in_use(
+                "network",
+                f"The network is still used by {len(users)} firewall(s) and "
+                f"{len(balancers)} load balancer(s)",
+            )
+        del self.records[network.id]
+        effects.emit(network.account_id, "network.deleted", network.id)

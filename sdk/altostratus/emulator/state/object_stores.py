@@ -1,0 +1,136 @@
+"""Object stores: a bucket each, an owner credential, provisioning over emulated time."""
+
+from __future__ import annotations
+
+import re
+import secrets
+import string
+from dataclasses import dataclass
+from typing import Any
+
+from altostratus.emulator.errors import BadRequest, invalid
+from altostratus.emulator.state.base import Effects, Record, Store, new_id
+
+DEFAULT_SIZE_GB = 500
+# The store's name becomes "<name>-<6 character suffix>", which must be a valid S3 bucket name.
+_NAME = re.compile(r"^[a-z0-9](?:[a-z0-9.-]{0,54}[a-z0-9])?$")
+
+
+def check_store_name(name: str) -> None:
+    if not _NAME.match(name) or ".." in name or ".-" in name or "-." in name:
+        raise invalid(
+            "name",
+            "An object store's name must be 1 to 56 lower-case letters, digits, hyphens or "
+            "dots, starting and ending with a letter or digit",
+        )
+    if name.startswith("xn--") or re.fullmatch(r"[0-9.]+", name):
+        raise invalid("name", "The object store's name cannot form a valid bucket name")
+
+
+@dataclass
+class ObjectStore(Record):
+    name: str
+    suffix: str
+    max_size_gb: int
+    owner_id: str
+    ready_at: float
+    auto_credential_id: str | None = None
+
+    @property
+    def bucket(self) -> str:
+        return f"{self.name}-{self.suffix}"
+
+
+class ObjectStores(Store[ObjectStore]):
+    kind = "objectstore"
+    label = "object store"
+
+    def describe(self, store: ObjectStore) -> dict[str, Any]:
+        owner = self.state.credentials.records[store.owner_id]
+        ready = self.state.clock.monotonic() >= store.ready_at
+        return {
+            "id": store.id,
+            "name": store.name,
+            "max_size_gb": store.max_size_gb,
+            "owner_info": {"name": owner.name, "access_key_id": owner.access_key_id},
+            "status": "ready" if ready else "creating",
+            "objectstore_endpoint": f"{self.state.settings.s3_url}/{store.bucket}",
+        }
+
+    def _owner(self, account_id: str, region: str, access_key_id: str) -> str:
+        credential = self.state.credentials.by_key(access_key_id)
+        if credential is None or credential.account_id != account_id or credential.region != region:
+            raise BadRequest(
+                "access_key_id names no credential of this account in this region",
+                "parameter_access_key_id_invalid",
+            )
+        return credential.id
+
+    def create(
+        self,
+        account_id: str,
+        region: str,
+        effects: Effects,
+        *,
+        name: str,
+        size: int | None,
+        access_key_id: str | None,
+    ) -> ObjectStore:
+        check_store_name(name)
+        self.check_name_free(account_id, region, name)
+        taken = {s.bucket for s in self.records.values()}
+        taken |= {c.name for c in self.state.credentials.all(account_id, region)}
+        suffix = self._suffix()
+        while f"{name}-{suffix}" in taken:
+            suffix = self._suffix()
+        auto_id = None
+        if access_key_id is None:
+            credentials = self.state.credentials
+            auto = credentials.create(account_id, region, effects, name=f"{name}-{suffix}")
+            owner_id = auto_id = auto.id
+        else:
+            owner_id = self._owner(account_id, region, access_key_id)
+        store = ObjectStore(
+            id=new_id(),
+            account_id=account_id,
+            region=region,
+            name=name,
+            suffix=suffix,
+            max_size_gb=DEFAULT_SIZE_GB if size is None else size,
+            owner_id=owner_id,
+            ready_at=self.state.clock.monotonic() + self.state.settings.objectstore_ready_seconds,
+            auto_credential_id=auto_id,
+        )
+        self.records[store.id] = store
+        bucket = store.bucket
+        effects.after(lambda: self.state.buckets.create_bucket(bucket))
+        effects.emit(account_id, "objectstore.created", store.id)
+        return store
+
+    @staticmethod
+    def _suffix() -> str:
+        return "".join(secrets.choice(string.ascii_lowercase + string.digits) for _ in range(6))
+
+    def update(
+        self,
+        store: ObjectStore,
+        effects: Effects,
+        *,
+        max_size_gb: int | None,
+        access_key_id: str | None,
+    ) -> None:
+        if access_key_id is not None:
+            store.owner_id = self._owner(store.account_id, store.region, access_key_id)
+        if max_size_gb is not None:
+            store.max_size_gb = max_size_gb
+        effects.emit(store.account_id, "objectstore.updated", store.id)
+
+    def delete(self, store: ObjectStore, effects: Effects) -> None:
+        """Removes the bucket with its objects, and the owner credential made with the store."""
+        del self.records[store.id]
+        bucket = store.bucket
+        effects.after(lambda: self.state.buckets.delete_bucket(bucket))
+        effects.emit(store.account_id, "objectstore.deleted", store.id)
+        auto = self.state.credentials.records.get(store.auto_credential_id or "")
+        if auto is not None and not any(s.owner_id == auto.id for s in self.records.values()):
+            self.state.credentials.delete(auto, effects)

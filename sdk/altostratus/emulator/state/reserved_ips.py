@@ -1,0 +1,76 @@
+"""Reserved IPs: public addresses allocated at create, assignable to a load balancer."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from altostratus.emulator.state.accounts import require_quota
+from altostratus.emulator.state.base import Effects, Record, Store, new_id
+
+
+@dataclass
+class ReservedIp(Record):
+    name: str
+    ip: str
+    assigned_to_id: str | None = None
+
+
+class ReservedIps(Store[ReservedIp]):
+    kind = "ip"
+    label = "reserved IP"
+
+    def describe(self, reserved: ReservedIp) -> dict[str, Any]:
+        """The retrieve answer: ``assigned_to`` only while assigned."""
+        body: dict[str, Any] = {"id": reserved.id, "name": reserved.name, "ip": reserved.ip}
+        balancer = self.state.load_balancers.records.get(reserved.assigned_to_id or "")
+        if balancer is not None:
+            body["assigned_to"] = {"id": balancer.id, "type": "loadbalancer", "name": balancer.name}
+        return body
+
+    def assigned_to(self, balancer_id: str) -> ReservedIp | None:
+        for reserved in self.records.values():
+            if reserved.assigned_to_id == balancer_id:
+                return reserved
+        return None
+
+    def create(self, account_id: str, region: str, effects: Effects, *, name: str) -> ReservedIp:
+        self.check_name_free(account_id, region, name)
+        require_quota(self.state, account_id, "public_ip_address")
+        reserved = ReservedIp(
+            id=new_id(),
+            account_id=account_id,
+            region=region,
+            name=name,
+            ip=self.state.public_pool.allocate(),
+        )
+        self.records[reserved.id] = reserved
+        effects.emit(account_id, "ip.created", reserved.id)
+        return reserved
+
+    def rename(self, reserved: ReservedIp, effects: Effects, name: str | None) -> None:
+        if name is not None:
+            self.check_name_free(reserved.account_id, reserved.region, name, reserved.id)
+            reserved.name = name
+        effects.emit(reserved.account_id, "ip.updated", reserved.id)
+
+    def assign(self, reserved: ReservedIp, effects: Effects, balancer_id: str) -> None:
+        """Attach to a balancer of the same account and region; whatever it held is released."""
+        balancer = self.state.load_balancers.get(reserved.account_id, reserved.region, balancer_id)
+        previous = self.assigned_to(balancer.id)
+        if previous is not None and previous is not reserved:
+            self.unassign(previous, effects)
+        reserved.assigned_to_id = balancer.id
+        effects.emit(reserved.account_id, "ip.updated", reserved.id)
+
+    def unassign(self, reserved: ReservedIp, effects: Effects) -> None:
+        """Idempotent: unassigning an unassigned IP succeeds and changes nothing."""
+        if reserved.assigned_to_id is None:
+            return
+        reserved.assigned_to_id = None
+        effects.emit(reserved.account_id, "ip.updated", reserved.id)
+
+    def delete(self, reserved: ReservedIp, effects: Effects) -> None:
+        self.state.public_pool.release(reserved.ip)
+        del self.records[reserved.id]
+        effects.emit(reserved.account_id, "ip.deleted", reserved.id)

@@ -1,0 +1,78 @@
+"""The service's wire format: JSON answers and error bodies, request bodies (JSON or
+form-encoded), the region parameter and the bearer key."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from werkzeug.wrappers import Request, Response
+
+from altostratus.emulator.errors import BadRequest, EmulatorError, UnsupportedMediaType
+from altostratus.emulator.params import Params
+from altostratus.emulator.state.base import DEFAULT_REGION, REGIONS
+
+MUTATING = ("POST", "PUT", "PATCH", "DELETE")
+
+
+def json_response(body: Any, status: int = 200) -> Response:
+    return Response(json.dumps(body), status=status, mimetype="application/json")
+
+
+def error_response(error: EmulatorError) -> Response:
+    response = json_response(error.body(), error.status)
+    response.headers.update(error.headers)
+    return response
+
+
+def read_params(request: Request) -> Params:
+    """The body of a mutating call: JSON or form-encoded (415 for anything else)."""
+    if request.method not in MUTATING:
+        return Params({}, form=False)
+    data = request.get_data(cache=True)
+    mimetype = request.mimetype
+    if mimetype == "application/json":
+        if not data.strip():
+            return Params({}, form=False)
+        try:
+            body = json.loads(data)
+        except ValueError:
+            raise BadRequest("The body is not valid JSON", "parameter_body_invalid") from None
+        if not isinstance(body, dict):
+            raise BadRequest("The body must be a JSON object", "parameter_body_invalid")
+        return Params(body, form=False)
+    if mimetype == "application/x-www-form-urlencoded":
+        return Params(request.form.to_dict(), form=True)
+    if not mimetype and not data:
+        return Params({}, form=False)
+    raise UnsupportedMediaType(
+        "Send the body as application/json or application/x-www-form-urlencoded"
+    )
+
+
+def resolve_region(request: Request, params: Params) -> str:
+    """The region from the query and the body (they must agree); ``LON1`` when neither names one."""
+    query = request.args.get("region") or None
+    body = params.raw("region")
+    if body is not None and not isinstance(body, str):
+        raise BadRequest("The parameter region must be text", "parameter_region_invalid")
+    body = body or None
+    if query and body and query.upper() != body.upper():
+        raise BadRequest(
+            "The region in the query and the region in the body disagree",
+            "parameter_region_invalid",
+        )
+    region = (query or body or DEFAULT_REGION).upper()
+    if region not in REGIONS:
+        raise BadRequest(
+            f"The region {region} is not available; use one of {', '.join(REGIONS)}",
+            "region_unavailable",
+        )
+    return region
+
+
+def bearer_key(request: Request) -> str | None:
+    scheme, _, key = request.headers.get("Authorization", "").strip().partition(" ")
+    if scheme.lower() != "bearer" or not key.strip():
+        return None
+    return key.strip()

@@ -1,0 +1,43 @@
+"""The eight Pulumi resources of the service, each a dynamic resource with its own provider.
+
+Type tokens are ``pulumi-python:dynamic/altostratus:<Name>``. Providers pickle by reference to
+these modules, so the module paths are part of every stack's state and stay stable.
+"""
+
+from __future__ import annotations
+
+from altostratus.providers.firewall import Firewall, FirewallArgs
+from altostratus.providers.firewall_rule import FirewallRule, FirewallRuleArgs
+from altostratus.providers.load_balancer import (
+    LoadBalancer,
+    LoadBalancerArgs,
+    LoadBalancerBackendArgs,
+)
+from altostratus.providers.network import Network, NetworkArgs
+from altostratus.providers.object_store import ObjectStore, ObjectStoreArgs
+from altostratus.providers.object_store_credential import (
+    ObjectStoreCredential,
+    ObjectStoreCredentialArgs,
+)
+from altostratus.providers.reserved_ip import ReservedIp, ReservedIpArgs
+from altostratus.providers.webhook import Webhook, WebhookArgs
+
+__all__ = [
+    "Firewall",
+    "FirewallArgs",
+    "FirewallRule",
+    "FirewallRuleArgs",
+    "LoadBalancer",
+    "LoadBalancerArgs",
+    "LoadBalancerBackendArgs",
+    "Network",
+    "NetworkArgs",
+    "ObjectStore",
+    "ObjectStoreArgs",
+    "ObjectStoreCredential",
+    "ObjectStoreCredentialArgs",
+    "ReservedIp",
+    "ReservedIpArgs",
+    "Webhook",
+    "WebhookArgs",
+]

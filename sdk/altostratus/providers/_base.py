@@ -1,0 +1,203 @@
+"""The machinery every provider shares.
+
+A provider declares its input ``fields`` and the hooks of ``_records.RecordHooks`` that only
+call the client: ``_post`` (the create request), ``_settle`` (turn a created or adopted record
+into outputs, reading or waiting where the answer is thin), ``_lookup`` (existing records matching
+the identifying inputs), ``_fetch`` (live outputs), ``_apply`` (in-place update, then live
+outputs) and ``_remove``. This class owns the Pulumi side (check, diff, create, read, update,
+delete), and is the one place where client errors become Pulumi outcomes:
+
+- read: ``NotFoundError`` means gone; any other error is raised, never taken as gone;
+- delete: ``NotFoundError`` means done;
+- create: after ``OutcomeUnknownError`` the resource is looked up by its identifying fields and
+  adopted when found, otherwise created again (at most three attempts), so no duplicate is made;
+- every other error is raised as one line naming the resource kind, its id or name, and the
+  API's status, code and reason.
+
+Providers hold no state: they pickle by reference to their class (see ``__reduce__``), and the
+settings and client live in ``_config`` at process level.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, ClassVar
+
+from pulumi.dynamic import (
+    CheckFailure,
+    CheckResult,
+    ConfigureRequest,
+    CreateResult,
+    DiffResult,
+    ReadResult,
+    ResourceProvider,
+    UpdateResult,
+)
+
+from altostratus.client import Client
+from altostratus.client.errors import AltostratusError, NotFoundError, OutcomeUnknownError
+from altostratus.providers import _config
+from altostratus.providers._inputs import NAME_PREFIX, auto_name
+from altostratus.providers._records import RecordHooks
+from altostratus.providers._validate import contains_unknown
+from altostratus.providers._wait import ReadinessFailed, ReadinessTimeout
+
+_CREATE_ATTEMPTS = 3
+
+
+class ProviderError(Exception):
+    """A provider operation failed; the message is the one line the user sees."""
+
+
+class Provider(RecordHooks, ResourceProvider):
+    naming: ClassVar[str | None] = None
+    """The input auto-named from the resource name when left out: "name" (unique, with a random
+    suffix, kept stable across updates) or "label" (the resource name itself)."""
+    bucket_names: ClassVar[bool] = False
+    unique_lookup: ClassVar[bool] = True
+    """Whether ``_lookup`` matches on a unique name (else several matches are ambiguous)."""
+
+    def __reduce__(self) -> tuple[type[Provider], tuple[()]]:
+        return (type(self), ())
+
+    def configure(self, req: ConfigureRequest) -> None:
+        _config.configure(req.config)
+
+    def _check_together(self, inputs: dict[str, Any]) -> list[CheckFailure]:
+        """Rules spanning several inputs (known values only)."""
+        return []
+
+    # -- check and diff -----------------------------------------------------------------------
+    def check(self, olds: dict[str, Any], news: dict[str, Any]) -> CheckResult:
+        names = {field.name for field in self.fields}
+        failures = [
+            CheckFailure(key, f"{key} is not an input of the {self.kind}")
+            for key in news
+            if key not in names and key not in (NAME_PREFIX, "__provider")
+        ]
+        inputs: dict[str, Any] = {}
+        for field in self.fields:
+            value = news.get(field.name)
+            if value is None:
+                if field.name == "region":
+                    inputs["region"] = _config.region()
+                elif field.required and field.name != self.naming:
+                    failures.append(CheckFailure(field.name, f"{field.name} is required"))
+                continue
+            reason = None if contains_unknown(value) else field.validate(value)
+            if reason is not None:
+                failures.append(CheckFailure(field.name, f"{field.name} {reason}"))
+            inputs[field.name] = value if contains_unknown(value) else field.coerce(value)
+        if self.naming is not None and self.naming not in inputs:
+            self._name(olds, news, inputs)
+        if not failures:
+            failures = self._check_together(inputs)
+        return CheckResult(inputs, failures)
+
+    def _name(self, olds: dict[str, Any], news: dict[str, Any], inputs: dict[str, Any]) -> None:
+        prefix = str(news.get(NAME_PREFIX) or self.kind.replace(" ", "-"))
+        if self.naming == "label":
+            inputs["label"] = prefix
+            return
+        kept = olds.get("name") if olds.get(NAME_PREFIX) == prefix else None
+        inputs["name"] = kept or auto_name(prefix, bucket=self.bucket_names)
+        inputs[NAME_PREFIX] = prefix
+
+    def _changed(self, olds: dict[str, Any], news: dict[str, Any]) -> list[str]:
+        changed = []
+        for field in self.fields:
+            if field.name not in news and field.keep_when_absent:
+                continue
+            new, old = news.get(field.name), olds.get(field.name)
+            if contains_unknown(new) or field.normalize(old) != field.normalize(new):
+                changed.append(field.name)
+        return changed
+
+    def diff(self, _id: str, olds: dict[str, Any], news: dict[str, Any]) -> DiffResult:
+        changed = self._changed(olds, news)
+        replace_fields = {field.name for field in self.fields if field.replaces}
+        replaces = [name for name in changed if name in replace_fields]
+        fixed_name = self.naming == "name" and NAME_PREFIX not in news and "name" not in changed
+        return DiffResult(
+            changes=bool(changed),
+            replaces=replaces,
+            delete_before_replace=bool(replaces) and fixed_name,
+        )
+
+    # -- create, read, update, delete ---------------------------------------------------------
+    def create(self, props: dict[str, Any]) -> CreateResult:
+        inputs = {k: v for k, v in props.items() if k != "__provider"}
+        ident = inputs.get("name") or inputs.get("label") or inputs.get("url") or ""
+        with self._failing("create", str(ident)):
+            api = _config.client()
+            record = self._create_once(api, inputs)
+            outs = self._settle(api, inputs, record)
+        return CreateResult(str(record.id), self._outputs(outs, inputs))
+
+    def _create_once(self, api: Client, inputs: dict[str, Any]) -> Any:
+        for attempt in range(1, _CREATE_ATTEMPTS + 1):
+            try:
+                return self._post(api, inputs)
+            except OutcomeUnknownError:
+                found = self._lookup(api, inputs)
+                if len(found) == 1 or (found and self.unique_lookup):
+                    return found[0]
+                if found:
+                    raise ProviderError(
+                        f"the outcome of creating the {self.kind} is unknown and "
+                        f"{len(found)} matching {self.kind}s exist; refusing to guess"
+                    ) from None
+                if attempt == _CREATE_ATTEMPTS:
+                    raise
+        raise AssertionError("unreachable")
+
+    def read(self, id_: str, props: dict[str, Any]) -> ReadResult:
+        with self._failing("read", id_):
+            try:
+                live = self._fetch(_config.client(), id_, props)
+            except NotFoundError:
+                return ReadResult(id_=None, outs={})
+        outs = self._outputs(live, props)
+        inputs = {
+            field.name: outs[field.name]
+            for field in self.fields
+            if outs.get(field.name) is not None and not field.secret
+        }
+        if NAME_PREFIX in props:
+            inputs[NAME_PREFIX] = props[NAME_PREFIX]
+        return ReadResult(id_=id_, outs=outs, inputs=inputs)
+
+    def update(self, id_: str, olds: dict[str, Any], news: dict[str, Any]) -> UpdateResult:
+        news = {k: v for k, v in news.items() if k != "__provider"}
+        changed = set(self._changed(olds, news))
+        with self._failing("update", id_):
+            live = self._apply(_config.client(), id_, olds, news, changed)
+        known = {k: v for k, v in olds.items() if k != NAME_PREFIX}
+        return UpdateResult(self._outputs(live, {**known, **news}))
+
+    def delete(self, id_: str, props: dict[str, Any]) -> None:
+        with self._failing("delete", id_):
+            try:
+                self._remove(_config.client(), id_, props)
+            except NotFoundError:
+                return
+
+    def _outputs(self, live: dict[str, Any], inputs: dict[str, Any]) -> dict[str, Any]:
+        """Live outputs, completed by the inputs the service does not echo."""
+        outs = {k: v for k, v in live.items() if k != "id"}
+        for field in self.fields:
+            echoed = field.name in outs and not field.keep_when_absent
+            if outs.get(field.name) is None and not echoed and field.name in inputs:
+                outs[field.name] = inputs[field.name]
+        if NAME_PREFIX in inputs:
+            outs[NAME_PREFIX] = inputs[NAME_PREFIX]
+        return outs
+
+    @contextmanager
+    def _failing(self, action: str, ident: str) -> Iterator[None]:
+        try:
+            yield
+        except (AltostratusError, ReadinessTimeout, ReadinessFailed, ValueError) as error:
+            what = f"{self.kind} {ident!r}" if ident else f"the {self.kind}"
+            raise ProviderError(f"could not {action} {what}: {error}") from None

@@ -1,0 +1,76 @@
+"""Settings of the provider process.
+
+The engine configures each dynamic provider once per process with the whole stack config. The
+settings live here, at process level, and never on a provider instance: the instance is pickled
+into every resource's state and must hold neither a credential nor a client.
+
+Keys read: ``altostratus:apiKey``, ``altostratus:apiUrl``, ``altostratus:region`` (each with the
+client's fallbacks: environment, the service CLI's files, defaults) and
+``altostratus:waitTimeoutSeconds`` (default 600), the bound of every readiness wait.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from altostratus.client import Client, resolve_settings
+
+CONFIG_KEYS = (
+    "altostratus:apiKey",
+    "altostratus:apiUrl",
+    "altostratus:region",
+    "altostratus:waitTimeoutSeconds",
+)
+DEFAULT_WAIT_TIMEOUT = 600.0
+
+_lock = threading.Lock()
+_stack_config: dict[str, str] = {}
+_client: Client | None = None
+
+
+def configure(config: Any) -> None:
+    """Store the stack config (any object with ``get(key)``); a change drops the cached client."""
+    global _client, _stack_config
+    values: dict[str, str] = {}
+    for key in CONFIG_KEYS:
+        value = config.get(key)
+        if value is not None and value != "":
+            values[key] = str(value)
+    with _lock:
+        if values != _stack_config:
+            _stack_config = values
+            _client = None
+
+
+def client() -> Client:
+    """The process's client, built on first use from the stack config and its fallbacks."""
+    global _client
+    with _lock:
+        if _client is None:
+            _client = Client(stack_config=dict(_stack_config))
+        return _client
+
+
+def region() -> str:
+    """The configured region, upper-case: the default of resources that give none."""
+    with _lock:
+        stack_config = dict(_stack_config)
+    return resolve_settings(stack_config=stack_config, require_key=False).region.upper()
+
+
+def wait_timeout() -> float:
+    """Seconds a create may wait for readiness (``altostratus:waitTimeoutSeconds``)."""
+    with _lock:
+        raw = _stack_config.get("altostratus:waitTimeoutSeconds")
+    if raw is None:
+        return DEFAULT_WAIT_TIMEOUT
+    try:
+        seconds = float(raw)
+    except ValueError:
+        raise ValueError(
+            f"altostratus:waitTimeoutSeconds must be a number of seconds, not {raw!r}"
+        ) from None
+    if seconds <= 0:
+        raise ValueError("altostratus:waitTimeoutSeconds must be positive")
+    return seconds

@@ -1,0 +1,107 @@
+"""Input fields of a resource: validation, coercion, normalisation for diffs, auto-naming."""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+import secrets
+import string
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from altostratus.providers import _validate
+from altostratus.providers._validate import Validator, as_int
+
+NAME_PREFIX = "__name_prefix"
+"""Hidden input carrying the Pulumi resource name, the prefix of automatic names."""
+
+_SUFFIX_ALPHABET = string.ascii_lowercase + string.digits
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+@dataclass(frozen=True)
+class Field:
+    """One input of a resource.
+
+    ``replaces``: the API cannot change it in place. ``keep_when_absent``: leaving the input out
+    means "whatever the service has" (true for optional values the service fills in); when false,
+    leaving it out asks for the value to be cleared (a reserved IP's assignment). ``secret``: kept
+    out of the inputs realigned by a refresh.
+    """
+
+    name: str
+    validate: Validator
+    required: bool = False
+    replaces: bool = False
+    normalize: Callable[[Any], Any] = _same
+    coerce: Callable[[Any], Any] = _same
+    keep_when_absent: bool = True
+    secret: bool = False
+
+
+def to_int(value: Any) -> Any:
+    number = as_int(value)
+    return value if number is None else number
+
+
+def upper(value: Any) -> Any:
+    return value.upper() if isinstance(value, str) else value
+
+
+def cidr_text(value: Any) -> Any:
+    try:
+        return str(ipaddress.ip_network(value, strict=False))
+    except (TypeError, ValueError):
+        return value
+
+
+def cidr_set(value: Any) -> Any:
+    items = [value] if isinstance(value, str) else value
+    if not isinstance(items, list):
+        return value
+    return sorted({str(cidr_text(item)) for item in items})
+
+
+def text_set(value: Any) -> Any:
+    return sorted(set(value)) if isinstance(value, list) else value
+
+
+def ip_list(value: Any) -> Any:
+    if isinstance(value, str):
+        value = [part.strip() for part in value.split(",") if part.strip()]
+    return value
+
+
+def backend_set(value: Any) -> Any:
+    if not isinstance(value, list):
+        return value
+    keys = []
+    for backend in value:
+        if not isinstance(backend, dict):
+            return value
+        keys.append(
+            (
+                str(backend.get("ip")),
+                str(backend.get("protocol")).upper(),
+                to_int(backend.get("source_port")),
+                to_int(backend.get("target_port")),
+            )
+        )
+    return sorted(keys, key=repr)
+
+
+def region_field(*, replaces: bool = True) -> Field:
+    return Field("region", _validate.region, replaces=replaces, normalize=upper, coerce=upper)
+
+
+def auto_name(prefix: str, *, bucket: bool = False) -> str:
+    """``<prefix>-<7 random lowercase letters and digits>``; a bucket-safe prefix when asked."""
+    if bucket:
+        prefix = re.sub(r"[^a-z0-9-]+", "-", prefix.lower()).strip("-")[:48].strip("-")
+        prefix = prefix if len(prefix) >= 1 else "store"
+    suffix = "".join(secrets.choice(_SUFFIX_ALPHABET) for _ in range(7))
+    return f"{prefix}-{suffix}"

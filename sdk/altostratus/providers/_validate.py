@@ -1,0 +1,174 @@
+"""Validators and normalisers of resource inputs, used by ``check`` and ``diff``.
+
+A validator takes a value that is known (not a preview's unknown) and returns the reason it is
+invalid, or None. Numbers arrive from the engine as floats; whole floats count as integers.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import urlsplit
+
+from pulumi.output import Unknown
+from pulumi.runtime import rpc
+
+Validator = Callable[[Any], "str | None"]
+
+REGIONS = ("LON1", "FRA1", "NYC1", "PHX1")
+_PRIVATE_V4 = tuple(
+    ipaddress.IPv4Network(n) for n in ("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16")
+)
+_BUCKET = re.compile(r"^[a-z0-9][a-z0-9-]{1,54}[a-z0-9]$")
+
+
+def is_unknown(value: Any) -> bool:
+    """A value the engine does not know yet (preview): the sentinel text or Unknown()."""
+    return isinstance(value, Unknown) or (isinstance(value, str) and value == rpc.UNKNOWN)
+
+
+def contains_unknown(value: Any) -> bool:
+    if is_unknown(value):
+        return True
+    if isinstance(value, dict):
+        return any(contains_unknown(v) for v in value.values())
+    if isinstance(value, list):
+        return any(contains_unknown(v) for v in value)
+    return False
+
+
+def as_int(value: Any) -> int | None:
+    """The integer a value stands for (7 or 7.0), else None; booleans are not integers."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return None
+
+
+def text(value: Any) -> str | None:
+    if not isinstance(value, str):
+        return f"must be text, not {type(value).__name__}"
+    return None if value.strip() else "must not be empty"
+
+
+def optional_text(value: Any) -> str | None:
+    return None if isinstance(value, str) else f"must be text, not {type(value).__name__}"
+
+
+def boolean(value: Any) -> str | None:
+    return None if isinstance(value, bool) else "must be true or false"
+
+
+def one_of(*allowed: str) -> Validator:
+    def validate(value: Any) -> str | None:
+        if isinstance(value, str) and value in allowed:
+            return None
+        return f"must be one of {', '.join(allowed)}, not {value!r}"
+
+    return validate
+
+
+def positive_int(value: Any) -> str | None:
+    number = as_int(value)
+    return None if number is not None and number > 0 else "must be a positive whole number"
+
+
+def port_number(value: Any) -> str | None:
+    number = as_int(value)
+    return None if number is not None and 1 <= number <= 65535 else "must be a port, 1 to 65535"
+
+
+def port_text(value: Any) -> str | None:
+    if not isinstance(value, str):
+        return 'must be text holding a port, such as "22"'
+    if not value.isdigit() or not 1 <= int(value) <= 65535:
+        return f"must hold a port from 1 to 65535, not {value!r}"
+    return None
+
+
+def region(value: Any) -> str | None:
+    if isinstance(value, str) and value.upper() in REGIONS:
+        return None
+    return f"must be one of {', '.join(REGIONS)}, not {value!r}"
+
+
+def private_cidr(value: Any) -> str | None:
+    if not isinstance(value, str):
+        return "must be CIDR text such as 10.20.0.0/24"
+    try:
+        network = ipaddress.IPv4Network(value, strict=False)
+    except ValueError:
+        return f"must be an IPv4 CIDR such as 10.20.0.0/24, not {value!r}"
+    if not any(network.subnet_of(private) for private in _PRIVATE_V4):
+        return f"must be a private (RFC 1918) range, not {value!r}"
+    return None
+
+
+def cidr_list(value: Any) -> str | None:
+    items = [value] if isinstance(value, str) else value
+    if not isinstance(items, list) or not items:
+        return "must be a CIDR text or a non-empty list of them"
+    for item in items:
+        if is_unknown(item):
+            continue
+        try:
+            ipaddress.ip_network(item, strict=False)
+        except (TypeError, ValueError):
+            return f"holds {item!r}, which is not a CIDR such as 10.0.0.0/8"
+    return None
+
+
+def ip_list(value: Any) -> str | None:
+    items = value.split(",") if isinstance(value, str) else value
+    if not isinstance(items, list):
+        return "must be a list of IPv4 addresses"
+    for item in items:
+        if is_unknown(item):
+            continue
+        try:
+            ipaddress.IPv4Address(item.strip() if isinstance(item, str) else item)
+        except (TypeError, ValueError):
+            return f"holds {item!r}, which is not an IPv4 address"
+    return None
+
+
+def http_url(value: Any) -> str | None:
+    if not isinstance(value, str):
+        return "must be an http or https URL"
+    parts = urlsplit(value)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        return f"must be an http or https URL, not {value!r}"
+    return None
+
+
+def bucket_name(value: Any) -> str | None:
+    reason = text(value)
+    if reason is None and not _BUCKET.match(value):
+        reason = "must be 3 to 56 lowercase letters, digits or hyphens, starting and ending alike"
+    return reason
+
+
+def list_of(item: Validator, *, allowed_empty: bool = False) -> Validator:
+    def validate(value: Any) -> str | None:
+        if not isinstance(value, list) or (not value and not allowed_empty):
+            return "must be a non-empty list"
+        for index, element in enumerate(value):
+            reason = None if contains_unknown(element) else item(element)
+            if reason is not None:
+                return f"[{index}] {reason}"
+        return None
+
+    return validate
+
+
+def ip_address(value: Any) -> str | None:
+    try:
+        ipaddress.ip_address(value)
+    except (TypeError, ValueError):
+        return f"must be an IP address, not {value!r}"
+    return None

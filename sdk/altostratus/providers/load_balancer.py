@@ -1,0 +1,126 @@
+"""LoadBalancer: a balancer in front of backends of a network; create waits until available."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import pulumi
+
+from altostratus.providers import _validate
+from altostratus.providers._base import Provider
+from altostratus.providers._inputs import Field, backend_set, region_field, to_int
+from altostratus.providers._resource import AltostratusResource
+from altostratus.providers._validate import contains_unknown
+
+_BACKEND_CHECKS = {
+    "ip": _validate.ip_address,
+    "protocol": _validate.one_of("TCP", "UDP"),
+    "source_port": _validate.port_number,
+    "target_port": _validate.port_number,
+}
+
+
+@dataclass
+class LoadBalancerBackendArgs:
+    ip: pulumi.Input[str]
+    protocol: pulumi.Input[str]
+    """TCP or UDP."""
+    source_port: pulumi.Input[int]
+    target_port: pulumi.Input[int]
+
+
+@dataclass
+class LoadBalancerArgs:
+    network_id: pulumi.Input[str] | None = None
+    backends: pulumi.Input[Sequence[pulumi.Input[LoadBalancerBackendArgs]]] | None = None
+    """The whole set of backends; an update replaces the set."""
+    name: pulumi.Input[str] | None = None
+    """Unique per region; ``<resource name>-<7 random characters>`` when left out."""
+    region: pulumi.Input[str] | None = None
+    algorithm: pulumi.Input[str] | None = None
+    external_traffic_policy: pulumi.Input[str] | None = None
+    session_affinity: pulumi.Input[str] | None = None
+    session_affinity_config_timeout: pulumi.Input[int] | None = None
+    enable_proxy_protocol: pulumi.Input[str] | None = None
+    max_concurrent_requests: pulumi.Input[int] | None = None
+
+
+def _backend(value: Any) -> str | None:
+    if not isinstance(value, dict):
+        return "must be a backend with ip, protocol, source_port and target_port"
+    unknown = sorted(set(value) - set(_BACKEND_CHECKS))
+    if unknown:
+        return f"has unknown fields {unknown}"
+    for key, check in _BACKEND_CHECKS.items():
+        if key not in value:
+            return f"{key} is required"
+        reason = None if contains_unknown(value[key]) else check(value[key])
+        if reason is not None:
+            return f"{key} {reason}"
+    return None
+
+
+def _backends(value: Any) -> Any:
+    return [{k: to_int(v) for k, v in backend.items()} for backend in value]
+
+
+class LoadBalancerProvider(Provider):
+    kind = "load balancer"
+    collection = "load_balancers"
+    naming = "name"
+    full_create_answer = True
+    full_update_answer = True
+    state_field = "state"
+    fields = (
+        Field("name", _validate.text, required=True),
+        Field("network_id", _validate.text, required=True, replaces=True),
+        region_field(),
+        Field(
+            "backends",
+            _validate.list_of(_backend),
+            required=True,
+            normalize=backend_set,
+            coerce=_backends,
+        ),
+        Field("algorithm", _validate.one_of("round_robin", "least_connections")),
+        Field("external_traffic_policy", _validate.one_of("Cluster", "Local")),
+        Field("session_affinity", _validate.one_of("None", "ClientIP")),
+        Field(
+            "session_affinity_config_timeout", _validate.positive_int, replaces=True, coerce=to_int
+        ),
+        Field("enable_proxy_protocol", _validate.one_of("send", "accept", "send_accept")),
+        Field("max_concurrent_requests", _validate.positive_int, replaces=True, coerce=to_int),
+    )
+
+    def _ready(self, record: Any) -> bool:
+        return bool(record.state == "available" and record.service_name is not None)
+
+
+class LoadBalancer(
+    AltostratusResource[LoadBalancerArgs], module="altostratus", name="LoadBalancer"
+):
+    """A load balancer. Changing ``network_id``, ``region``, ``max_concurrent_requests`` or
+    ``session_affinity_config_timeout`` replaces it; the name, algorithm, policies and the
+    backend set update in place. Create returns once the balancer is ``available``."""
+
+    _provider_class = LoadBalancerProvider
+    _args_class = LoadBalancerArgs
+
+    name: pulumi.Output[str]
+    network_id: pulumi.Output[str]
+    service_name: pulumi.Output[str]
+    algorithm: pulumi.Output[str]
+    backends: pulumi.Output[list[dict[str, Any]]]
+    public_ip: pulumi.Output[str]
+    private_ip: pulumi.Output[str]
+    firewall_id: pulumi.Output[str]
+    state: pulumi.Output[str]
+    max_concurrent_requests: pulumi.Output[int]
+    created_at: pulumi.Output[str]
+    external_traffic_policy: pulumi.Output[str]
+    session_affinity: pulumi.Output[str]
+    session_affinity_config_timeout: pulumi.Output[int]
+    enable_proxy_protocol: pulumi.Output[str]
+    region: pulumi.Output[str]

@@ -1,0 +1,92 @@
+"""ObjectStore: an S3 bucket; its outputs are enough for boto3 to connect."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pulumi
+
+from altostratus.client import Client
+from altostratus.providers import _validate
+from altostratus.providers._base import Provider
+from altostratus.providers._inputs import Field, region_field, to_int
+from altostratus.providers._resource import AltostratusResource
+
+
+@dataclass
+class ObjectStoreArgs:
+    name: pulumi.Input[str] | None = None
+    """A bucket-safe name, unique per region; automatic when left out."""
+    region: pulumi.Input[str] | None = None
+    max_size_gb: pulumi.Input[int] | None = None
+    """Size limit in gigabytes (service default 500)."""
+    access_key_id: pulumi.Input[str] | None = None
+    """The owner credential's key; the service makes an owner credential when left out."""
+
+
+class ObjectStoreProvider(Provider):
+    kind = "object store"
+    collection = "object_stores"
+    naming = "name"
+    bucket_names = True
+    full_create_answer = True
+    full_update_answer = True
+    state_field = "status"
+    fields = (
+        Field("name", _validate.bucket_name, required=True, replaces=True),
+        region_field(),
+        Field("max_size_gb", _validate.positive_int, coerce=to_int),
+        Field("access_key_id", _validate.text, secret=True),
+    )
+
+    def _post(self, api: Client, inputs: dict[str, Any]) -> Any:
+        return api.object_stores.create(
+            name=inputs["name"],
+            size=inputs.get("max_size_gb"),
+            access_key_id=inputs.get("access_key_id"),
+            **self._where(inputs),
+        )
+
+    def _ready(self, record: Any) -> bool:
+        return bool(record.status == "ready" and record.objectstore_endpoint)
+
+    def _live(self, api: Client, record: Any, props: dict[str, Any]) -> dict[str, Any]:
+        """The record, its bucket and S3 address, and the owner credential's key pair."""
+        live = super()._live(api, record, props)
+        endpoint = record.objectstore_endpoint or ""
+        base, _, bucket = endpoint.rpartition("/")
+        owner = record.owner_info.access_key_id if record.owner_info is not None else None
+        secret = None
+        if owner:
+            for credential in api.object_store_credentials.list(**self._where(props)):
+                if credential.access_key_id == owner:
+                    secret = credential.secret_access_key_id
+        return {
+            **live,
+            "bucket_name": bucket or None,
+            "endpoint_url": base or None,
+            "access_key_id": owner,
+            "secret_access_key": secret,
+        }
+
+
+class ObjectStore(AltostratusResource[ObjectStoreArgs], module="altostratus", name="ObjectStore"):
+    """An object store. Changing ``name`` or ``region`` replaces it; ``max_size_gb`` and
+    ``access_key_id`` update in place. Create returns once the store is ``ready``. Give
+    ``endpoint_url``, ``access_key_id`` and ``secret_access_key`` to boto3."""
+
+    _provider_class = ObjectStoreProvider
+    _args_class = ObjectStoreArgs
+    _secret_outputs = ("access_key_id", "secret_access_key", "owner_info")
+
+    name: pulumi.Output[str]
+    max_size_gb: pulumi.Output[int]
+    owner_info: pulumi.Output[dict[str, Any]]
+    status: pulumi.Output[str]
+    objectstore_endpoint: pulumi.Output[str]
+    bucket_name: pulumi.Output[str]
+    endpoint_url: pulumi.Output[str]
+    access_key_id: pulumi.Output[str]
+    secret_access_key: pulumi.Output[str]
+    region: pulumi.Output[str]

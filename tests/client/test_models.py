@@ -1,0 +1,48 @@
+"""Tolerant reading, strict writing."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import ValidationError
+
+from altostratus.client import Client, models
+from altostratus.client.errors import APIError
+
+from .conftest import FakeAPI, answer
+from .records import BACKEND, CREDENTIAL, FIREWALL, LOAD_BALANCER, RULE, WEBHOOK
+
+
+def test_backend_with_an_unknown_field_is_refused_before_sending(
+    client: Client, api: FakeAPI
+) -> None:
+    with pytest.raises(ValidationError):
+        client.load_balancers.create(name="x", network_id="n1", backends=[{**BACKEND, "weight": 3}])
+    assert api.requests == []
+
+
+def test_answers_with_unknown_fields_are_read(client: Client, api: FakeAPI) -> None:
+    extra = {"surprise": 1}
+    lb = LOAD_BALANCER | extra | {"backends": [BACKEND | extra]}
+    api.queue(answer(200, lb))
+    assert client.load_balancers.get("lb1").backends == [models.LoadBalancerBackend(**BACKEND)]
+
+
+def test_an_answer_of_the_wrong_shape_is_an_api_error(client: Client, api: FakeAPI) -> None:
+    api.queue(answer(200, {"id": "n1"}))
+    with pytest.raises(
+        APIError, match=r"invalid_response: unexpected answer, name: Field required"
+    ):
+        client.networks.get("n1")
+
+
+def test_secrets_stay_out_of_model_reprs() -> None:
+    assert WEBHOOK["secret"] not in repr(models.Webhook.model_validate(WEBHOOK))
+    assert CREDENTIAL["secret_access_key_id"] not in repr(
+        models.ObjectStoreCredential.model_validate(CREDENTIAL)
+    )
+
+
+def test_lenient_field_forms_are_read() -> None:
+    rule = models.FirewallRule.model_validate(RULE | {"start_port": 443, "end_port": 443})
+    assert (rule.start_port, rule.end_port) == ("443", "443")
+    assert models.Firewall.model_validate(FIREWALL | {"default": True}).default == "true"

@@ -1,0 +1,59 @@
+"""Fixtures: the service in process, its recording stand-ins, and a second account."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from altostratus.emulator.app import EmulatorApp
+from altostratus.emulator.clock import Clock
+from altostratus.emulator.state import Settings, State
+
+from .service_api import KEY, S3_URL, Api, RecordingBuckets, RecordingEvents
+
+
+@pytest.fixture
+def events() -> RecordingEvents:
+    return RecordingEvents()
+
+
+@pytest.fixture
+def buckets() -> RecordingBuckets:
+    return RecordingBuckets()
+
+
+@pytest.fixture
+def service(events: RecordingEvents, buckets: RecordingBuckets) -> EmulatorApp:
+    settings = Settings(lb_ready_seconds=2.0, objectstore_ready_seconds=1.0, s3_url=S3_URL)
+    state = State(Clock(), api_key=KEY, settings=settings)
+    state.buckets = buckets
+    return EmulatorApp(state, events)
+
+
+@pytest.fixture
+def api(service: EmulatorApp) -> Api:
+    return Api(service)
+
+
+@pytest.fixture(
+    params=[("/v2/vpc", False), ("/v2", False), ("/v2/vpc", True), ("/v2", True)],
+    ids=["vpc-json", "v2-json", "vpc-form", "v2-form"],
+)
+def any_api(service: EmulatorApp, request: pytest.FixtureRequest) -> Api:
+    """The service through both path families and both body encodings."""
+    prefix, form = request.param
+    return Api(service, prefix=prefix, form=form)
+
+
+@pytest.fixture
+def other(api: Api) -> Api:
+    """A second account's view of the same service."""
+    account = api.admin("POST", "/accounts", {"name": "other"})
+    return api.with_key(account["api_key"])
+
+
+@pytest.fixture
+def network(api: Api) -> dict[str, Any]:
+    created = api.ok("POST", "/networks", {"label": "app"})
+    return api.ok("GET", f"/networks/{created['id']}")

@@ -1,0 +1,135 @@
+"""The OpenAPI document is valid, covers every route, and describes the real answers."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from openapi_schema_validator import OAS30Validator
+from openapi_spec_validator import validate
+
+from altostratus.emulator.openapi import document
+
+from .service_api import Api, Reply
+
+BACKEND = {"ip": "10.0.0.9", "protocol": "TCP", "source_port": 80, "target_port": 80}
+
+
+def shape(path: str) -> str:
+    return re.sub(r"[<{][^>}]+[>}]", "{}", path)
+
+
+class Checker:
+    """Calls through ``Api`` and validates every answer against the document."""
+
+    def __init__(self, api: Api) -> None:
+        self.api = api
+        self.doc = document()
+        self.templates = {shape(p): p for p in self.doc["paths"]}
+        self.seen: set[tuple[str, str]] = set()
+
+    def schema_for(self, method: str, url: str, status: int) -> dict[str, Any]:
+        for template_shape, template in self.templates.items():
+            pattern = "^" + re.escape(template_shape).replace(r"\{\}", "[^/]+") + "$"
+            if re.match(pattern, url):
+                operation = self.doc["paths"][template][method.lower()]
+                self.seen.add((method.lower(), template))
+                response = operation["responses"][str(status)]
+                if "$ref" in response:
+                    response = self.doc["components"]["responses"][str(status)]
+                return response["content"]["application/json"]["schema"]  # type: ignore[no-any-return]
+        raise AssertionError(f"{method} {url} is not documented")
+
+    def call(self, method: str, path: str, body: dict[str, Any] | None = None, **kw: Any) -> Any:
+        reply: Reply = self.api.call(method, path, body, **kw)
+        schema = self.schema_for(method, self.api.url(path), reply.status)
+        validator = OAS30Validator({**schema, "components": self.doc["components"]})
+        errors = list(validator.iter_errors(reply.body))
+        assert not errors, f"{method} {path}: {errors[0].message}"
+        return reply.body
+
+
+def test_the_document_is_valid_openapi() -> None:
+    validate(document())
+
+
+def test_every_route_is_documented(api: Api) -> None:
+    routes = {
+        (rule.methods - {"HEAD", "OPTIONS"}).pop().lower() + " " + shape(rule.rule)
+        for rule in api.app.url_map.iter_rules()
+    }
+    documented = {
+        f"{method} {shape(path)}"
+        for path, operations in document()["paths"].items()
+        for method in operations
+    }
+    assert routes == documented
+
+
+def test_answers_match_the_document_for_every_operation(api: Api) -> None:
+    check = Checker(api)
+    for prefix in ("/v2/vpc", "/v2"):
+        api.prefix = prefix
+        scenario(api, check)
+    documented = {(m, p) for p, ops in document()["paths"].items() for m in ops}
+    assert check.seen == documented
+
+
+def scenario(api: Api, check: Checker) -> None:
+    network = check.call("POST", "/networks", {"label": "n", "cidr_v4": "10.9.0.0/24"})
+    check.call("GET", "/networks")
+    check.call("GET", f"/networks/{network['id']}")
+    check.call("PUT", f"/networks/{network['id']}", {"label": "m"})
+    firewall = check.call("POST", "/firewalls", {"name": "fw", "network_id": network["id"]})
+    check.call("GET", "/firewalls")
+    check.call("GET", f"/firewalls/{firewall['id']}")
+    check.call("PUT", f"/firewalls/{firewall['id']}", {"name": "fw2"})
+    rules = f"/firewalls/{firewall['id']}/rules"
+    rule = check.call("POST", rules, {"protocol": "tcp", "start_port": "22"})
+    check.call("GET", rules)
+    check.call("PUT", f"{rules}/{rule['id']}", {"label": "ssh"})
+    check.call("DELETE", f"{rules}/{rule['id']}")
+    body = {"name": "lb", "network_id": network["id"], "backends": [BACKEND]}
+    balancer = check.call("POST", "/loadbalancers", body)
+    check.call("GET", "/loadbalancers")
+    api.advance(10)
+    check.call("PUT", f"/loadbalancers/{balancer['id']}", {"algorithm": "least_connections"})
+    reserved = check.call("POST", "/ips", {"name": "ip"})
+    check.call(
+        "POST",
+        f"/ips/{reserved['id']}/actions",
+        {"action": "assign", "assign_to_id": balancer["id"]},
+    )
+    check.call("GET", f"/ips/{reserved['id']}")
+    check.call("GET", f"/loadbalancers/{balancer['id']}")
+    check.call("GET", "/ips", query={"per_page": 1})
+    check.call("PUT", f"/ips/{reserved['id']}", {"name": "ip2"})
+    check.call("POST", f"/ips/{reserved['id']}/actions", {"action": "unassign"})
+    check.call("GET", f"/ips/{reserved['id']}")
+    check.call("DELETE", f"/ips/{reserved['id']}")
+    check.call("DELETE", f"/loadbalancers/{balancer['id']}")
+    check.call("DELETE", f"/firewalls/{firewall['id']}")
+    check.call("DELETE", f"/networks/{network['id']}")
+    credential = check.call("POST", "/objectstore/credentials", {"name": "c"})
+    check.call("GET", "/objectstore/credentials")
+    check.call("GET", f"/objectstore/credentials/{credential['id']}")
+    check.call("PATCH", f"/objectstore/credentials/{credential['id']}", {"max_size_gb": 2})
+    store = check.call("POST", "/objectstores", {"name": "s"})
+    check.call("GET", "/objectstores")
+    check.call("GET", f"/objectstores/{store['id']}")
+    check.call("PATCH", f"/objectstores/{store['id']}", {"max_size_gb": 2})
+    check.call("DELETE", f"/objectstores/{store['id']}")
+    check.call("DELETE", f"/objectstore/credentials/{credential['id']}")
+    webhook = check.call("POST", "/webhooks", {"url": "https://example.com"})
+    check.call("GET", "/webhooks")
+    check.call("PUT", f"/webhooks/{webhook['id']}", {"secret": "s"})
+    check.call("POST", f"/webhooks/{webhook['id']}/test")
+    check.call("DELETE", f"/webhooks/{webhook['id']}")
+    check.call("GET", "/quota")
+    check.call("GET", "/networks/nope")
+    check.call("POST", "/networks", {})
+
+
+def test_the_document_is_served(api: Api) -> None:
+    response = api.client.get("/openapi.json")
+    assert response.status_code == 200 and response.json == document()

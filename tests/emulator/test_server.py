@@ -1,0 +1,137 @@
+"""The emulator over real sockets: startup, URLs, faults that need a connection, the clock."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import socket
+import time
+import urllib.error
+import urllib.request
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+
+from altostratus.emulator import Emulator
+
+
+def call(
+    emulator: Emulator,
+    method: str,
+    path: str,
+    body: dict[str, Any] | None = None,
+    *,
+    timeout: float = 5.0,
+) -> tuple[int, Any]:
+    parts = urlsplit(emulator.api_url)
+    connection = http.client.HTTPConnection(parts.hostname or "", parts.port, timeout=timeout)
+    headers = {"Authorization": f"Bearer {emulator.api_key}"}
+    data = None
+    if body is not None:
+        data = json.dumps(body)
+        headers["Content-Type"] = "application/json"
+    try:
+        connection.request(method, path, body=data, headers=headers)
+        response = connection.getresponse()
+        return response.status, json.loads(response.read() or b"null")
+    finally:
+        connection.close()
+
+
+def test_urls_and_key(emulator: Emulator) -> None:
+    assert emulator.api_url.startswith("http://127.0.0.1:")
+    assert emulator.s3_url.startswith("http://127.0.0.1:")
+    assert emulator.api_url != emulator.s3_url
+    assert emulator.api_key == "local-dev-key"
+
+
+def test_a_user_flow_over_http(fresh_emulator: Emulator) -> None:
+    status, created = call(fresh_emulator, "POST", "/v2/vpc/networks", {"label": "web"})
+    assert status == 200
+    status, network = call(fresh_emulator, "GET", f"/v2/networks/{created['id']}")
+    assert (status, network["label"]) == (200, "web")
+    status, store = call(fresh_emulator, "POST", "/v2/objectstores", {"name": "photos"})
+    assert status == 200
+    assert store["objectstore_endpoint"].startswith(fresh_emulator.s3_url + "/photos-")
+
+
+def test_provisioning_under_the_advanced_clock(fresh_emulator: Emulator) -> None:
+    network_id = call(fresh_emulator, "GET", "/v2/vpc/networks")[1][0]["id"]
+    body = {"name": "lb", "network_id": network_id, "backends": []}
+    status, balancer = call(fresh_emulator, "POST", "/v2/vpc/loadbalancers", body)
+    assert (status, balancer["state"]) == (200, "")
+    status, clock = call(fresh_emulator, "POST", "/_emulator/clock", {"advance_seconds": 1})
+    assert status == 200 and clock["time_scale"] == 1.0
+    ready = call(fresh_emulator, "GET", f"/v2/vpc/loadbalancers/{balancer['id']}")[1]
+    assert ready["state"] == "available" and ready["public_ip"]
+
+
+def test_a_dropped_connection_gets_no_answer(fresh_emulator: Emulator) -> None:
+    call(
+        fresh_emulator,
+        "POST",
+        "/_emulator/faults",
+        {"drop_connection": True, "path_prefix": "/v2/vpc/networks"},
+    )
+    with pytest.raises((http.client.RemoteDisconnected, ConnectionError)):
+        call(fresh_emulator, "GET", "/v2/vpc/networks")
+    assert call(fresh_emulator, "GET", "/v2/vpc/networks")[0] == 200
+    log = call(fresh_emulator, "GET", "/_emulator/requests")[1]
+    assert [entry["status"] for entry in log] == [None, 200]
+
+
+def test_drop_after_apply_makes_the_change(fresh_emulator: Emulator) -> None:
+    fault = {"method": "POST", "drop_connection": True, "after_apply": True}
+    call(fresh_emulator, "POST", "/_emulator/faults", fault)
+    with pytest.raises((http.client.RemoteDisconnected, ConnectionError)):
+        call(fresh_emulator, "POST", "/v2/vpc/networks", {"label": "made"})
+    labels = [n["label"] for n in call(fresh_emulator, "GET", "/v2/vpc/networks")[1]]
+    assert labels == ["Default", "made"]
+
+
+def test_a_delay_fault_holds_the_answer(fresh_emulator: Emulator) -> None:
+    call(fresh_emulator, "POST", "/_emulator/faults", {"delay_seconds": 0.5, "count": 1})
+    with pytest.raises((TimeoutError, socket.timeout)):
+        call(fresh_emulator, "GET", "/v2/vpc/networks", timeout=0.1)
+    call(fresh_emulator, "POST", "/_emulator/faults", {"delay_seconds": 0.05})
+    started = time.monotonic()
+    assert call(fresh_emulator, "GET", "/v2/vpc/networks")[0] == 200
+    assert time.monotonic() - started >= 0.05
+
+
+def test_openapi_is_served(emulator: Emulator) -> None:
+    with urllib.request.urlopen(emulator.api_url + "/openapi.json", timeout=5) as response:
+        assert json.load(response)["openapi"].startswith("3.")
+
+
+def test_errors_over_http_are_json(emulator: Emulator) -> None:
+    request = urllib.request.Request(emulator.api_url + "/v2/vpc/networks")
+    with pytest.raises(urllib.error.HTTPError) as caught:
+        urllib.request.urlopen(request, timeout=5)
+    assert caught.value.code == 401
+    assert json.load(caught.value)["code"] == "authentication_invalid_key"
+
+
+def test_an_emulator_starts_and_stops_on_free_ports() -> None:
+    with Emulator(api_key="other-key", time_scale=10) as emulator:
+        status, networks = call(emulator, "GET", "/v2/vpc/networks")
+        assert status == 200 and len(networks) == 1
+        assert call(emulator, "GET", "/_emulator/clock")[1]["time_scale"] == 10
+        port = urlsplit(emulator.api_url).port
+    with socket.socket() as probe:
+        assert probe.connect_ex(("127.0.0.1", port or 0)) != 0
+
+
+def test_concurrent_creates_keep_names_unique(fresh_emulator: Emulator) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    def create(name: str) -> int:
+        return call(fresh_emulator, "POST", "/v2/vpc/ips", {"name": name})[0]
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        statuses = sorted(pool.map(create, ["same"] * 8))
+        assert statuses == [200] + [409] * 7
+        assert sorted(pool.map(create, [f"ip{n}" for n in range(8)])) == [200] * 8
+    items = call(fresh_emulator, "GET", "/v2/vpc/ips?per_page=100")[1]["items"]
+    assert len({item["ip"] for item in items}) == 9

@@ -1,0 +1,151 @@
+"""How client errors become Pulumi outcomes: gone, done, adopted, or one clear error."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from altostratus.client import Client
+from altostratus.emulator import Emulator
+from altostratus.providers._base import Provider, ProviderError
+from altostratus.providers.firewall import FirewallProvider
+from altostratus.providers.firewall_rule import FirewallRuleProvider
+from altostratus.providers.load_balancer import LoadBalancerProvider
+from altostratus.providers.network import NetworkProvider
+from altostratus.providers.object_store import ObjectStoreProvider
+from altostratus.providers.webhook import WebhookProvider
+
+from .conftest import configure, create, fault, requests_made, stack_config
+from .scenarios import BACKEND, dependencies
+
+
+def _count(emulator: Emulator, method: str, fragment: str) -> int:
+    return sum(1 for m, path in requests_made(emulator) if m == method and fragment in path)
+
+
+def test_read_raises_on_a_server_error_instead_of_dropping_the_resource(
+    api: Client, fresh_emulator: Emulator
+) -> None:
+    provider = FirewallProvider()
+    deps = dependencies(api, ("network_id",))
+    id_, outs, _ = create(provider, {"network_id": deps["network_id"], "__name_prefix": "fw"})
+    fault(fresh_emulator, method="GET", path_prefix="/v2/vpc/firewalls", status=500, count=20)
+    with pytest.raises(ProviderError) as raised:
+        provider.read(id_, outs)
+    message = str(raised.value)
+    assert message.startswith("could not read firewall")
+    assert "500" in message and fresh_emulator.api_key not in message
+
+
+def test_delete_of_a_resource_already_gone_is_done(api: Client) -> None:
+    provider = WebhookProvider()
+    id_, outs, _ = create(provider, {"url": "https://h.example/"})
+    api.webhooks.delete(id_)
+    provider.delete(id_, outs)
+    assert provider.read(id_, outs).id is None
+
+
+def test_rule_of_a_deleted_firewall_reads_as_gone(api: Client) -> None:
+    deps = dependencies(api, ("firewall_id",))
+    provider = FirewallRuleProvider()
+    news = {"firewall_id": deps["firewall_id"], "protocol": "icmp"}
+    id_, outs, _ = create(provider, news)
+    api.firewalls.delete(deps["firewall_id"])
+    assert provider.read(id_, outs).id is None
+    provider.delete(id_, outs)
+
+
+def _networks(api: Client) -> list[str]:
+    return [network.id for network in api.networks.list() if not network.default]
+
+
+def _webhooks(api: Client) -> list[str]:
+    return [webhook.id for webhook in api.webhooks.list()]
+
+
+def _stores(api: Client) -> list[str]:
+    return [store.id for store in api.object_stores.list()]
+
+
+LOST = [
+    (
+        NetworkProvider(),
+        {"label": "lost", "cidr_v4": "10.50.0.0/24"},
+        "/v2/vpc/networks",
+        _networks,
+    ),
+    (WebhookProvider(), {"url": "https://lost.example/"}, "/v2/webhooks", _webhooks),
+    (ObjectStoreProvider(), {"__name_prefix": "lost"}, "/v2/objectstores", _stores),
+]
+
+
+@pytest.mark.parametrize(
+    ("provider", "news", "path", "listed"), LOST, ids=["network", "webhook", "object_store"]
+)
+def test_a_create_whose_answer_was_lost_adopts_the_resource(
+    api: Client,
+    fresh_emulator: Emulator,
+    provider: Provider,
+    news: dict[str, Any],
+    path: str,
+    listed: Callable[[Client], list[str]],
+) -> None:
+    fault(fresh_emulator, method="POST", path_prefix=path, drop_connection=True, after_apply=True)
+    id_, outs, _ = create(provider, news)
+    assert listed(api) == [id_]
+    assert outs
+    assert _count(fresh_emulator, "POST", path) == 1
+
+
+def test_a_create_that_never_happened_is_sent_again(api: Client, fresh_emulator: Emulator) -> None:
+    deps = dependencies(api, ("network_id",))
+    fault(fresh_emulator, method="POST", path_prefix="/v2/vpc/firewalls", drop_connection=True)
+    id_, _, _ = create(FirewallProvider(), {"network_id": deps["network_id"]})
+    assert [f.id for f in api.firewalls.list()] == [id_]
+    assert _count(fresh_emulator, "POST", "/firewalls") == 2
+
+
+def test_create_uses_the_fewest_requests(api: Client, fresh_emulator: Emulator) -> None:
+    deps = dependencies(api, ("firewall_id",))
+    fresh_emulator_requests = len(requests_made(fresh_emulator))
+    create(FirewallRuleProvider(), {"firewall_id": deps["firewall_id"], "protocol": "icmp"})
+    create(NetworkProvider(), {"label": "x"})
+    made = requests_made(fresh_emulator)[fresh_emulator_requests:]
+    assert [m for m, _ in made] == ["POST", "POST", "GET"]
+
+
+def test_load_balancer_create_waits_until_available(api: Client) -> None:
+    deps = dependencies(api, ("network_id",))
+    news = {"network_id": deps["network_id"], "backends": [BACKEND]}
+    _, outs, _ = create(LoadBalancerProvider(), news)
+    assert outs["state"] == "available" and outs["public_ip"] and outs["private_ip"]
+
+
+def test_several_lookalikes_after_a_lost_answer_are_not_guessed(
+    api: Client, fresh_emulator: Emulator
+) -> None:
+    api.webhooks.create(url="https://same.example/", events=["*"])
+    fault(
+        fresh_emulator,
+        method="POST",
+        path_prefix="/v2/webhooks",
+        drop_connection=True,
+        after_apply=True,
+    )
+    with pytest.raises(ProviderError, match="refusing to guess"):
+        create(WebhookProvider(), {"url": "https://same.example/"})
+
+
+def test_readiness_wait_is_bounded_by_the_stack_config(
+    api: Client, fresh_emulator: Emulator
+) -> None:
+    provider = configure(
+        LoadBalancerProvider(),
+        stack_config(fresh_emulator, **{"altostratus:waitTimeoutSeconds": "0.05"}),
+    )
+    deps = dependencies(api, ("network_id",))
+    checked = provider.check({}, {"network_id": deps["network_id"], "backends": [BACKEND]})
+    with pytest.raises(ProviderError, match=r"could not create load balancer .*not ready after"):
+        provider.create(checked.inputs)
