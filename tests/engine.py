@@ -157,7 +157,10 @@ class Engine:
         self, provider: ResourceProvider, name: str, inputs: dict[str, Any], state: State | None
     ) -> Outcome:
         urn = self.urn(provider, name)
-        news = self.program_inputs(provider, name, inputs)
+        return self.apply(urn, self.program_inputs(provider, name, inputs), state)
+
+    def apply(self, urn: str, news: dict[str, Any], state: State | None) -> Outcome:
+        """One resource's step of ``pulumi up``, given what the program registered."""
         checked = self.process.check(urn, state.inputs if state else {}, news)
         if state is None:
             id_, outs = self.process.create(urn, checked)

@@ -44,7 +44,9 @@ def main() -> None:
     args = parser.parse_args()
     if not SECRET:
         raise SystemExit("set WEBHOOK_SECRET to the webhook's secret")
-    ThreadingHTTPServer(("127.0.0.1", args.port), Receiver).serve_forever()
+    server = ThreadingHTTPServer(("127.0.0.1", args.port), Receiver)
+    print(f"listening on http://127.0.0.1:{server.server_address[1]}/", flush=True)
+    server.serve_forever()
 
 
 if __name__ == "__main__":

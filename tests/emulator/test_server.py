@@ -135,3 +135,47 @@ def test_concurrent_creates_keep_names_unique(fresh_emulator: Emulator) -> None:
         assert sorted(pool.map(create, [f"ip{n}" for n in range(8)])) == [200] * 8
     items = call(fresh_emulator, "GET", "/v2/vpc/ips?per_page=100")[1]["items"]
     assert len({item["ip"] for item in items}) == 9
+
+
+def test_events_reach_a_webhook_signed(fresh_emulator: Emulator) -> None:
+    import hashlib
+    import hmac
+    import threading
+    from http.server import BaseHTTPRequestHandler, HTTPServer
+
+    received: list[tuple[bytes, dict[str, str]]] = []
+
+    class Receiver(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            length = int(self.headers["Content-Length"])
+            received.append((self.rfile.read(length), dict(self.headers)))
+            self.send_response(200)
+            self.end_headers()
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = HTTPServer(("127.0.0.1", 0), Receiver)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        url = f"http://127.0.0.1:{server.server_port}/hook"
+        body = {"url": url, "events": ["network.created"], "secret": "shh"}
+        webhook = call(fresh_emulator, "POST", "/v2/webhooks", body)[1]
+        network = call(fresh_emulator, "POST", "/v2/vpc/networks", {"label": "n"})[1]
+        call(
+            fresh_emulator, "POST", "/v2/vpc/firewalls", {"name": "f", "network_id": network["id"]}
+        )
+        assert fresh_emulator.dispatcher.wait_idle(10)
+        [(payload, headers)] = received
+        assert json.loads(payload) == {"event": "network.created", "resourceID": network["id"]}
+        expected = hmac.new(b"shh", payload, hashlib.sha1).hexdigest()
+        assert headers["X-Service-Signature"] == expected
+        [delivery] = call(fresh_emulator, "GET", "/_emulator/deliveries")[1]
+        assert (delivery["webhook_id"], delivery["status_code"]) == (webhook["id"], 200)
+        assert call(fresh_emulator, "POST", f"/v2/webhooks/{webhook['id']}/test")[0] == 200
+        assert fresh_emulator.dispatcher.wait_idle(10)
+        assert json.loads(received[-1][0])["event"] == "network.created"
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -54,7 +54,7 @@ def delete_webhook(call: Call, webhook_id: str) -> dict[str, Any]:
 
 
 def test_webhook(call: Call, webhook_id: str) -> dict[str, Any]:
-    """The delivery worker sends the spec's test delivery, even to a disabled webhook."""
+    """The delivery worker sends the spec's test delivery (first subscribed event, random id)."""
     target = target_of(call.state.webhooks.get(call.account_id, webhook_id))
     call.effects.after(lambda: call.events.send_test(target))
     return dict(SUCCESS)

@@ -1,0 +1,153 @@
+"""Every example through its whole life: up, up again, a changed program, destroy."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from program import EXAMPLES, Stack
+
+from altostratus.client import Client
+from altostratus.emulator import Emulator
+
+NETWORK_REFERENCE = "organization/altostratus-private-network/dev"
+
+
+def leftovers(emulator: Emulator) -> dict[str, int]:
+    """What the account still holds, beyond its default networks."""
+    with Client(api_key=emulator.api_key, api_url=emulator.api_url) as client:
+        counts = {
+            "networks": sum(not n.default for n in client.networks.list()),
+            "firewalls": len(client.firewalls.list()),
+            "load_balancers": len(client.load_balancers.list()),
+            "reserved_ips": len(client.reserved_ips.list()),
+            "object_stores": len(client.object_stores.list()),
+            "credentials": len(client.object_store_credentials.list()),
+            "webhooks": len(client.webhooks.list()),
+        }
+    return {kind: count for kind, count in counts.items() if count}
+
+
+@pytest.mark.parametrize(
+    ("example", "config", "changed_config", "updated"),
+    [
+        pytest.param(
+            "private-network",
+            {},
+            {"adminCidr": "192.168.0.0/16"},
+            {"FirewallRule:ssh": "update"},
+            id="private-network",
+        ),
+        pytest.param(
+            "load-balancer",
+            {},
+            {"algorithm": "least_connections"},
+            {"LoadBalancer:web": "update"},
+            id="load-balancer",
+        ),
+        pytest.param(
+            "object-storage",
+            {},
+            {"sizeGb": "250"},
+            {"ObjectStore:assets": "update"},
+            id="object-storage",
+        ),
+        pytest.param(
+            "webhooks",
+            {"url": "http://127.0.0.1:9/a"},
+            {"url": "http://127.0.0.1:9/b"},
+            {"Webhook:infra-events": "update"},
+            id="webhooks",
+        ),
+    ],
+)
+def test_an_example_lives_its_whole_life(
+    stack_factory: Callable[..., Stack],
+    fresh_emulator: Emulator,
+    example: str,
+    config: dict[str, str],
+    changed_config: dict[str, str],
+    updated: dict[str, str],
+) -> None:
+    stack = stack_factory(example, config)
+
+    first = stack.up()
+    assert first.operations and set(first.operations.values()) == {"create"}
+    assert all(value not in (None, "") for value in first.outputs.values()), first.outputs
+
+    again = stack.up()
+    assert again.changed() == {}
+    assert again.outputs == first.outputs
+
+    stack.config.update(changed_config)
+    changed = stack.up()
+    assert changed.changed() == updated
+
+    stack.destroy()
+    assert leftovers(fresh_emulator) == {}
+
+
+def test_private_network_exports_what_its_readme_promises(
+    stack_factory: Callable[..., Stack],
+) -> None:
+    outputs = stack_factory("private-network").up().outputs
+    assert outputs["network_cidr"] == "10.20.0.0/24"
+    assert set(outputs) == {"network_id", "network_cidr", "firewall_id"}
+
+
+def test_load_balancer_exports_the_reserved_address(
+    stack_factory: Callable[..., Stack], fresh_emulator: Emulator
+) -> None:
+    outputs = stack_factory("load-balancer").up().outputs
+    with Client(api_key=fresh_emulator.api_key, api_url=fresh_emulator.api_url) as client:
+        (reserved,) = client.reserved_ips.list()
+        balancer = client.load_balancers.get(outputs["load_balancer_id"])
+    assert outputs["public_ip"] == reserved.ip == balancer.public_ip
+    assert balancer.state == "available"
+
+
+def test_object_storage_upload_script_works_with_the_stack_outputs(
+    stack_factory: Callable[..., Stack], tmp_path: Path
+) -> None:
+    outputs = stack_factory("object-storage").up().outputs
+    upload = tmp_path / "hello.txt"
+    upload.write_text("hello from the example\n")
+    env = {**os.environ, **{name.upper(): str(value) for name, value in outputs.items()}}
+    answer = subprocess.run(
+        [sys.executable, str(EXAMPLES / "object-storage" / "upload.py"), str(upload)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert answer.returncode == 0, answer.stderr
+    assert answer.stdout.split() == [str(upload.stat().st_size), "uploads/hello.txt"]
+
+
+def test_stack_composition_builds_on_the_network_stack(
+    stack_factory: Callable[..., Stack], fresh_emulator: Emulator
+) -> None:
+    network = stack_factory("private-network")
+    network_outputs = network.up().outputs
+    references = {NETWORK_REFERENCE: network_outputs}
+    composed = stack_factory("stack-composition", {"networkStack": NETWORK_REFERENCE})
+
+    first = composed.up(references)
+    assert set(first.operations.values()) == {"create"}
+    with Client(api_key=fresh_emulator.api_key, api_url=fresh_emulator.api_url) as client:
+        (balancer,) = client.load_balancers.list()
+    assert balancer.network_id == network_outputs["network_id"]
+    assert first.outputs["public_ip"] == balancer.public_ip
+
+    assert composed.up(references).changed() == {}
+    composed.config["backendIps"] = json.dumps(["10.20.0.20"])
+    assert composed.up(references).changed() == {"LoadBalancer:web-lb": "update"}
+
+    composed.destroy()
+    network.destroy()
+    assert leftovers(fresh_emulator) == {}

@@ -1,0 +1,66 @@
+"""The real ``pulumi`` CLI against the emulator, where the CLI is installed.
+
+The engine's side is otherwise played by the harness in ``program.py``; this test checks the same
+example through ``pulumi preview/up/refresh/destroy`` with a local backend when it can.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from program import EXAMPLES
+
+from altostratus.emulator import Emulator
+
+PULUMI = shutil.which("pulumi")
+
+pytestmark = pytest.mark.skipif(PULUMI is None, reason="the pulumi CLI is not on PATH")
+
+
+def test_private_network_with_the_real_cli(fresh_emulator: Emulator, tmp_path: Path) -> None:
+    assert PULUMI is not None
+    project = tmp_path / "private-network"
+    shutil.copytree(EXAMPLES / "private-network", project)
+    # Use this interpreter's environment, where altostratus is installed, instead of ./venv.
+    (project / "Pulumi.yaml").write_text(
+        "name: altostratus-private-network\n"
+        "runtime:\n  name: python\n  options:\n"
+        f"    toolchain: pip\n    virtualenv: {Path(sys.prefix)}\n"
+    )
+    env = {
+        **os.environ,
+        "PULUMI_HOME": str(tmp_path / "home"),
+        "PULUMI_BACKEND_URL": (tmp_path / "state").as_uri(),
+        "PULUMI_CONFIG_PASSPHRASE": "test",
+        "PULUMI_SKIP_UPDATE_CHECK": "true",
+    }
+    (tmp_path / "state").mkdir()
+
+    def pulumi(*args: str) -> str:
+        answer = subprocess.run(
+            [PULUMI, *args, "--non-interactive"],
+            cwd=project,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        assert answer.returncode == 0, answer.stdout + answer.stderr
+        return answer.stdout
+
+    pulumi("stack", "init", "dev")
+    pulumi("config", "set", "altostratus:apiUrl", fresh_emulator.api_url)
+    pulumi("config", "set", "--secret", "altostratus:apiKey", fresh_emulator.api_key)
+    pulumi("preview")
+    pulumi("up", "--yes")
+    assert pulumi("stack", "output", "network_cidr").strip() == "10.20.0.0/24"
+    pulumi("preview", "--expect-no-changes")
+    pulumi("refresh", "--yes")
+    state = pulumi("stack", "export", "--show-secrets")
+    assert fresh_emulator.api_key not in state
+    pulumi("destroy", "--yes")
