@@ -9,34 +9,10 @@ from urllib.parse import urlsplit
 
 from altostratus.emulator.errors import invalid, not_found
 from altostratus.emulator.state.base import new_id
+from altostratus.emulator.webhooks.events import EVENT_NAMES as SPEC_EVENT_NAMES
 
-EVENT_NAMES = (
-    "*",
-    *(f"instance.{e}" for e in ("created", "deleted", "firewall.updated", "rebooted")),
-    *(f"instance.{e}" for e in ("resized", "started", "stopped", "tags.updated")),
-    *(f"domain.{e}" for e in ("created", "updated", "deleted")),
-    *(f"domain_record.{e}" for e in ("created", "deleted", "updated")),
-    *(f"firewall.{e}" for e in ("created", "updated", "deleted")),
-    "firewall_rule.created",
-    "firewall_rule.deleted",
-    *(f"kubernetes_cluster.{e}" for e in ("created", "deleted", "updated")),
-    "kubernetes_cluster_pool.updated",
-    "kubernetes_cluster_node.recycled",
-    *(f"network.{e}" for e in ("created", "updated", "deleted")),
-    *(f"ip.{e}" for e in ("created", "updated", "deleted")),
-    *(f"ssh_key.{e}" for e in ("created", "updated", "deleted")),
-    *(f"volume.{e}" for e in ("created", "updated", "deleted", "attached", "detached", "resize")),
-    "app.created",
-    "app.deleted",
-    *(f"objectstore.{e}" for e in ("created", "updated", "deleted")),
-    *(f"objectstorecredential.{e}" for e in ("created", "updated", "deleted")),
-    "subnet.created",
-    "subnet.deleted",
-    *(f"database.{e}" for e in ("created", "updated", "deleted", "restored")),
-    *(f"databasebackup.{e}" for e in ("created", "updated", "deleted")),
-    *(f"instance_snapshot.{e}" for e in ("created", "updated", "deleted")),
-    *(f"resource_snapshot_schedule.{e}" for e in ("created", "updated", "deleted")),
-)
+EVENT_NAMES = ("*", *SPEC_EVENT_NAMES)
+"""What a subscription may name: every event of the spec, or ``*`` for all."""
 
 
 def check_url(url: str) -> str:
