@@ -1,0 +1,153 @@
+"""The baseline: the requests a provider makes, sent with bare httpx and nothing else.
+
+Each ``Kind`` pairs a provider with the same lifecycle written as raw calls: the same methods,
+paths, queries and JSON bodies the client sends, with only ``response.json()`` on the answers.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+from altostratus.providers._base import Provider
+from altostratus.providers.network import NetworkProvider
+from altostratus.providers.object_store_credential import ObjectStoreCredentialProvider
+from altostratus.providers.reserved_ip import ReservedIpProvider
+from altostratus.providers.webhook import WebhookProvider
+
+REGION = "LON1"
+_WHERE = {"region": REGION}
+_numbers = itertools.count()
+
+Handle = dict[str, Any]
+
+
+def raw_client(api_url: str, api_key: str) -> httpx.Client:
+    """An httpx client with the library's headers, so both sides send the same bytes."""
+    headers = {"Authorization": f"bearer {api_key}", "Accept": "application/json"}
+    return httpx.Client(base_url=api_url, headers=headers, timeout=30.0)
+
+
+def _call(http: httpx.Client, method: str, path: str, body: Any = None, where: bool = True) -> Any:
+    response = http.request(method, path, params=_WHERE if where else None, json=body)
+    response.raise_for_status()
+    return response.json()
+
+
+@dataclass(frozen=True)
+class Kind:
+    name: str
+    provider: Provider
+    inputs: dict[str, Any]
+    """The program's inputs (the name prefix is added per resource)."""
+    update: dict[str, Any]
+    create: Callable[[httpx.Client], Handle]
+    read: Callable[[httpx.Client, Handle], object]
+    change: Callable[[httpx.Client, Handle], object]
+    delete: Callable[[httpx.Client, Handle], object]
+
+
+def _regional(path: str, update: Callable[[httpx.Client, Handle], object]) -> dict[str, Any]:
+    def read(http: httpx.Client, handle: Handle) -> Any:
+        return _call(http, "GET", f"{path}/{handle['id']}")
+
+    def delete(http: httpx.Client, handle: Handle) -> Any:
+        return _call(http, "DELETE", f"{path}/{handle['id']}")
+
+    return {"read": read, "change": update, "delete": delete}
+
+
+def _network_create(http: httpx.Client) -> Handle:
+    body = {"label": f"raw-{next(_numbers)}", "region": REGION}
+    created = _call(http, "POST", "/v2/vpc/networks", body)
+    return _call(http, "GET", f"/v2/vpc/networks/{created['id']}")  # type: ignore[no-any-return]
+
+
+def _network_update(http: httpx.Client, handle: Handle) -> Any:
+    path = f"/v2/vpc/networks/{handle['id']}"
+    _call(http, "PUT", path, {"label": f"raw-{next(_numbers)}", "region": REGION})
+    return _call(http, "GET", path)
+
+
+def _ip_create(http: httpx.Client) -> Handle:
+    body = {"name": f"raw-{next(_numbers)}", "region": REGION}
+    created = _call(http, "POST", "/v2/vpc/ips", body)
+    return _call(http, "GET", f"/v2/vpc/ips/{created['id']}")  # type: ignore[no-any-return]
+
+
+def _ip_update(http: httpx.Client, handle: Handle) -> Any:
+    path = f"/v2/vpc/ips/{handle['id']}"
+    _call(http, "PUT", path, {"name": f"raw-{next(_numbers)}", "region": REGION})
+    return _call(http, "GET", path)
+
+
+def _credential_create(http: httpx.Client) -> Handle:
+    body = {"name": f"raw-{next(_numbers)}", "region": REGION}
+    return _call(http, "POST", "/v2/objectstore/credentials", body)  # type: ignore[no-any-return]
+
+
+def _credential_update(http: httpx.Client, handle: Handle) -> Any:
+    body = {"region": REGION, "max_size_gb": 10}
+    return _call(http, "PATCH", f"/v2/objectstore/credentials/{handle['id']}", body)
+
+
+def _webhook_read(http: httpx.Client, handle: Handle) -> Handle:
+    webhooks = _call(http, "GET", "/v2/webhooks", where=False)
+    return next(w for w in webhooks if w["id"] == handle["id"])  # type: ignore[no-any-return]
+
+
+def _webhook_create(http: httpx.Client) -> Handle:
+    body = {"url": "https://hooks.example.com/infra", "events": ["network.created"]}
+    created = _call(http, "POST", "/v2/webhooks", body, where=False)
+    return _webhook_read(http, created)
+
+
+def _webhook_update(http: httpx.Client, handle: Handle) -> Any:
+    body = {"events": ["network.deleted", "network.created"], "url": "http://h.example/x"}
+    return _call(http, "PUT", f"/v2/webhooks/{handle['id']}", body, where=False)
+
+
+def _webhook_delete(http: httpx.Client, handle: Handle) -> Any:
+    return _call(http, "DELETE", f"/v2/webhooks/{handle['id']}", where=False)
+
+
+KINDS = [
+    Kind(
+        "network",
+        NetworkProvider(),
+        {},
+        {"label": "renamed"},
+        _network_create,
+        **_regional("/v2/vpc/networks", _network_update),
+    ),
+    Kind(
+        "reserved_ip",
+        ReservedIpProvider(),
+        {},
+        {"name": "renamed"},
+        _ip_create,
+        **_regional("/v2/vpc/ips", _ip_update),
+    ),
+    Kind(
+        "object_store_credential",
+        ObjectStoreCredentialProvider(),
+        {},
+        {"max_size_gb": 10},
+        _credential_create,
+        **_regional("/v2/objectstore/credentials", _credential_update),
+    ),
+    Kind(
+        "webhook",
+        WebhookProvider(),
+        {"url": "https://hooks.example.com/infra", "events": ["network.created"]},
+        {"events": ["network.deleted", "network.created"], "url": "http://h.example/x"},
+        _webhook_create,
+        _webhook_read,
+        _webhook_update,
+        _webhook_delete,
+    ),
+]

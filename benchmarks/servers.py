@@ -1,0 +1,134 @@
+"""The emulators the sections run against, their admin calls, and the tests' shared harness.
+
+Sections that compare work inside this process (providers called directly, S3) use an
+in-process ``Emulator``. Sections whose other side runs in another process (the provider process
+over gRPC, the load generator) use ``EmulatorProcess``, so that no side shares this process's
+interpreter lock with the emulator.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from pulumi.dynamic import Config, ConfigureRequest
+
+from altostratus.emulator import Emulator
+
+ROOT = Path(__file__).resolve().parent.parent
+TESTS = ROOT / "tests"
+
+
+def use_test_harness() -> None:
+    """Make ``engine`` (tests/engine.py) and ``scenarios`` (tests/providers/scenarios.py)
+    importable; tests/ is not a package."""
+    for folder in (TESTS, TESTS / "providers"):
+        if str(folder) not in sys.path:
+            sys.path.insert(0, str(folder))
+
+
+def admin(api_url: str, method: str, path: str, body: Any = None) -> Any:
+    """Call the emulator's admin API (``/_emulator/<path>``)."""
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(
+        f"{api_url}/_emulator/{path}",
+        data=data,
+        method=method,
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return json.loads(answer.read() or b"null")
+
+
+def requests_log(api_url: str) -> list[dict[str, Any]]:
+    entries: list[dict[str, Any]] = admin(api_url, "GET", "requests")
+    return entries
+
+
+def clear_log(api_url: str) -> None:
+    admin(api_url, "DELETE", "requests")
+
+
+def raise_quota(api_url: str, **limits: int) -> None:
+    """Raise the default account's limits, e.g. ``network_count=200``."""
+    accounts = admin(api_url, "GET", "accounts")
+    account = next(a for a in accounts if a["name"] == "default")
+    body = {f"{name}_limit": value for name, value in limits.items()}
+    admin(api_url, "PUT", f"accounts/{account['id']}/quota", body)
+
+
+def add_latency(api_url: str, seconds: float) -> None:
+    """Delay every service request by ``seconds`` (an emulator fault that never fails)."""
+    admin(api_url, "POST", "faults", {"delay_seconds": seconds, "count": 10**9})
+
+
+def clear_faults(api_url: str) -> None:
+    admin(api_url, "DELETE", "faults")
+
+
+def stack_config(api_url: str, api_key: str) -> dict[str, str]:
+    return {"altostratus:apiKey": api_key, "altostratus:apiUrl": api_url}
+
+
+def configure_providers(api_url: str, api_key: str) -> None:
+    """Configure this process's providers as the engine would (settings are process-wide)."""
+    from altostratus.providers.network import NetworkProvider
+
+    config = Config(raw_config=stack_config(api_url, api_key), project_name="benchmarks")
+    NetworkProvider().configure(ConfigureRequest(config))
+
+
+def fast_emulator(**settings: Any) -> Emulator:
+    """An in-process emulator whose resources provision before the providers' first poll."""
+    options: dict[str, Any] = {"lb_ready_seconds": 0.05, "objectstore_ready_seconds": 0.05}
+    return Emulator(**{**options, **settings})
+
+
+class EmulatorProcess:
+    """``python -m altostratus.emulator`` on free ports, in its own process."""
+
+    def __init__(self, *, lb_ready_seconds: float = 0.05) -> None:
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "altostratus.emulator",
+                "--port=0",
+                "--s3-port=0",
+                f"--lb-ready-seconds={lb_ready_seconds}",
+                "--objectstore-ready-seconds=0.05",
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
+        assert self.process.stdout is not None
+        shown: dict[str, str] = {}
+        while len(shown) < 3:
+            line = self.process.stdout.readline()
+            if not line:
+                raise RuntimeError("the emulator process stopped before it was ready")
+            name, _, value = line.partition(":")
+            shown[name.strip()] = value.strip()
+        self.api_url = shown["API"]
+        self.api_key = shown["API key"]
+
+    def close(self) -> None:
+        self.process.terminate()
+        self.process.wait(timeout=10)
+
+    def __enter__(self) -> EmulatorProcess:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
