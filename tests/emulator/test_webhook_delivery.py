@@ -14,6 +14,7 @@ import pytest
 from altostratus.emulator.clock import Clock
 from altostratus.emulator.webhooks import DeliveryTarget, WebhookDispatcher
 from altostratus.emulator.webhooks.events import EVENT_NAMES
+from altostratus.emulator.webhooks.sending import is_loopback
 
 from .webhook_receiver import FakeWebhooks, Receiver, serve_receiver
 
@@ -245,3 +246,66 @@ def test_reset_drops_pending_retries_and_records(
     settle(dispatcher, clock, 300)
     assert len(receiver.received) == 1
     assert dispatcher.deliveries() == []
+
+
+@pytest.mark.parametrize(
+    ("host", "loopback"),
+    [
+        ("127.0.0.1", True),
+        ("127.8.9.10", True),
+        ("::1", True),
+        ("localhost", True),
+        ("LOCALHOST", True),
+        ("10.0.0.1", False),
+        ("192.168.1.1", False),
+        ("203.0.113.5", False),
+        ("hooks.example.com", False),
+        ("localhost.example.com", False),
+        ("", False),
+    ],
+)
+def test_loopback_is_decided_without_a_resolver(host: str, loopback: bool) -> None:
+    assert is_loopback(host) is loopback
+
+
+def test_a_remote_receiver_is_refused_without_any_connection(
+    dispatcher: WebhookDispatcher,
+    clock: Clock,
+    hooks: FakeWebhooks,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def no_network(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a connection was attempted")
+
+    monkeypatch.setattr("socket.create_connection", no_network)
+    monkeypatch.setattr("socket.getaddrinfo", no_network)
+    hooks.add(DeliveryTarget("far", "account-a", "https://hooks.example.com/x", SECRET, ("*",)))
+    dispatcher.emit("account-a", "network.created", "net-1")
+    settle(dispatcher, clock)
+    reason = hooks.hooks["far"].last_failure_reason
+    assert reason.startswith("hooks.example.com is not a loopback address")
+    assert "--remote-deliveries" in reason
+    (record,) = dispatcher.deliveries()
+    assert record["status_code"] is None and record["error"] == reason
+
+
+def test_remote_deliveries_when_allowed_do_connect(
+    hooks: FakeWebhooks, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    attempted: list[tuple[str, int]] = []
+
+    def record_attempt(address: tuple[str, int], *args: object, **kwargs: object) -> None:
+        attempted.append(address)
+        raise ConnectionRefusedError
+
+    monkeypatch.setattr("socket.create_connection", record_attempt)
+    worker = WebhookDispatcher(hooks, clock, remote_deliveries=True)
+    worker.start()
+    try:
+        hooks.add(DeliveryTarget("far", "account-a", "http://192.0.2.7:8080/x", SECRET, ("*",)))
+        worker.emit("account-a", "network.created", "net-1")
+        settle(worker, clock)
+    finally:
+        worker.stop()
+    assert attempted == [("192.0.2.7", 8080)]
+    assert hooks.hooks["far"].last_failure_reason == "connection refused"

@@ -8,7 +8,9 @@
 Time-dependent behaviour (provisioning, webhook retries) follows ``emulator.clock``, which runs
 ``time_scale`` emulated seconds per real second and can be advanced through
 ``POST /_emulator/clock``. ``bytes_per_gb`` is a test knob: it sets how many bytes a gigabyte of
-an object store's ``max_size_gb`` holds, so small uploads can reach the limit.
+an object store's ``max_size_gb`` holds, so small uploads can reach the limit. Webhook deliveries
+go only to loopback receivers unless ``remote_deliveries`` is true: a local emulator makes no
+traffic beyond the machine by surprise.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ class Emulator:
         objectstore_ready_seconds: float = 1.0,
         rate_limit: float | None = None,
         bytes_per_gb: int = 1024**3,
+        remote_deliveries: bool = False,
     ) -> None:
         self.host = host
         self.port = port
@@ -52,7 +55,9 @@ class Emulator:
         self.state = State(self.clock, api_key=api_key, settings=settings)
         self.s3 = S3Service(self.state)
         self.state.buckets = self.s3
-        self.dispatcher = WebhookDispatcher(self.state, self.clock)
+        self.dispatcher = WebhookDispatcher(
+            self.state, self.clock, remote_deliveries=remote_deliveries
+        )
         self.app = EmulatorApp(self.state, self.dispatcher, rate_limit=rate_limit)
         self.api_url = ""
         self.s3_url = ""

@@ -56,6 +56,11 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="requests per second per key (off by default)",
     )
+    parser.add_argument(
+        "--remote-deliveries",
+        action="store_true",
+        help="deliver webhooks to any host, not only to loopback receivers",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -77,6 +82,7 @@ def run(args: argparse.Namespace) -> int:
         lb_ready_seconds=args.lb_ready_seconds,
         objectstore_ready_seconds=args.objectstore_ready_seconds,
         rate_limit=args.rate_limit,
+        remote_deliveries=args.remote_deliveries,
     )
     try:
         emulator.start()

@@ -53,11 +53,13 @@ class WebhookDispatcher:
         *,
         timeout_seconds: float = 5.0,
         max_concurrent: int = 4,
+        remote_deliveries: bool = False,
     ) -> None:
         self._directory = directory
         self._clock = clock
         self._timeout = timeout_seconds
         self._max_concurrent = max_concurrent
+        self._remote = remote_deliveries
         self._cond = threading.Condition()
         self._queue: list[tuple[float, int, _Attempt]] = []
         self._order = itertools.count()
@@ -173,7 +175,9 @@ class WebhookDispatcher:
             ).hexdigest(),
         }
         real_timeout = self._clock.real_seconds(self._timeout)
-        outcome = post(target.url, attempt.body, headers, real_timeout, self._timeout)
+        outcome = post(
+            target.url, attempt.body, headers, real_timeout, self._timeout, remote=self._remote
+        )
         with self._cond:
             if attempt.generation != self._generation:
                 return

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import http.client
+import ipaddress
 import socket
 import ssl
 import time
@@ -27,12 +28,38 @@ def _seconds(value: float) -> str:
     return f"{value:g}"
 
 
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` names this machine without asking a resolver: localhost or 127/8, ::1."""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 def post(
-    url: str, body: bytes, headers: dict[str, str], timeout: float, shown_timeout: float
+    url: str,
+    body: bytes,
+    headers: dict[str, str],
+    timeout: float,
+    shown_timeout: float,
+    *,
+    remote: bool = False,
 ) -> Outcome:
-    """POST within ``timeout`` real seconds; ``shown_timeout`` is what failure reasons quote."""
+    """POST within ``timeout`` real seconds; ``shown_timeout`` is what failure reasons quote.
+
+    Unless ``remote`` is true, only loopback receivers are contacted: any other host fails the
+    attempt at once, before any name is resolved or connection made.
+    """
     parts = urlsplit(url)
     host = parts.hostname or ""
+    if not remote and not is_loopback(host):
+        return Outcome(
+            None,
+            f"{host or 'the host'} is not a loopback address; the emulator delivers elsewhere "
+            "only when started with --remote-deliveries",
+        )
     target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     connection: http.client.HTTPConnection
     if parts.scheme == "https":
