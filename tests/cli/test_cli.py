@@ -1,0 +1,170 @@
+"""The ``altostratus`` command as a user meets it: help, quota, the webhook listener, failures."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from altostratus.cli import main
+from altostratus.emulator import Emulator
+from altostratus.webhooks import compute_signature
+
+ALTOSTRATUS = [sys.executable, "-m", "altostratus"]
+
+
+@pytest.fixture
+def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    for name in list(os.environ):
+        if name.startswith(("ALTOSTRATUS_", "CLI_")):
+            monkeypatch.delenv(name)
+    monkeypatch.setenv("CLI_CONFIG_DIR", str(tmp_path / "no-cli-config"))
+
+
+def test_help_lists_every_command(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["--help"])
+    assert exit_.value.code == 0
+    out = capsys.readouterr().out
+    for command in ("emulator", "quota", "webhooks"):
+        assert command in out
+
+
+def test_a_short_flag_is_refused_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["-h"])
+    assert exit_.value.code == 1
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "--help" in err
+
+
+def test_quota_prints_a_table(
+    fresh_emulator: Emulator,
+    clean_env: None,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("ALTOSTRATUS_API_KEY", fresh_emulator.api_key)
+    assert main(["quota", "--api-url", fresh_emulator.api_url]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split() == ["resource", "usage", "limit"]
+    rows = {line.split()[0]: line.split()[1:] for line in lines[1:]}
+    assert rows["network_count"] == ["0", "10"]
+    assert rows["security_group"] == ["0", "20"]
+
+
+def test_quota_json_is_the_raw_payload(
+    fresh_emulator: Emulator,
+    clean_env: None,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("CLI_API_KEY", fresh_emulator.api_key)
+    monkeypatch.setenv("CLI_API_URL", fresh_emulator.api_url)
+    assert main(["quota", "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["public_ip_address_limit"] == 10
+    assert payload["network_count_usage"] == 0
+
+
+def test_quota_with_a_wrong_key_fails_in_one_line(
+    fresh_emulator: Emulator,
+    clean_env: None,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("ALTOSTRATUS_API_KEY", "not-a-key")
+    assert main(["quota", "--api-url", fresh_emulator.api_url]) == 1
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1
+    assert err.startswith("altostratus: error: 401")
+    assert "not-a-key" not in err
+
+
+def test_quota_without_a_key_names_every_way_to_set_one(
+    clean_env: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["quota"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1
+    for way in ("altostratus:apiKey", "ALTOSTRATUS_API_KEY", "CLI_API_KEY", "credentials.json"):
+        assert way in err
+
+
+def test_quota_against_nothing_listening_fails_in_one_line(
+    clean_env: None, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("ALTOSTRATUS_API_KEY", "k")
+    assert main(["quota", "--api-url", "http://127.0.0.1:9"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "cannot reach http://127.0.0.1:9" in err
+
+
+def test_listen_without_a_secret_names_the_flag(
+    clean_env: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["webhooks", "listen", "--port", "0"]) == 1
+    err = capsys.readouterr().err
+    assert "--secret" in err and "ALTOSTRATUS_WEBHOOK_SECRET" in err
+
+
+@pytest.fixture
+def listener() -> Iterator[tuple[subprocess.Popen[str], str]]:
+    process = subprocess.Popen(
+        [*ALTOSTRATUS, "webhooks", "listen", "--secret", "s3cret", "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    assert process.stdout is not None
+    first = process.stdout.readline()
+    assert first.startswith("listening on http://127.0.0.1:")
+    yield process, first.split()[2]
+    process.terminate()
+    process.wait(timeout=10)
+
+
+def deliver(url: str, body: bytes, signature: str) -> int:
+    request = urllib.request.Request(
+        url,
+        data=body,
+        method="POST",
+        headers={
+            "Content-Type": "application/json",
+            "X-Service-Signature": signature,
+            "X-Service-Event": "5a0c1e4e-2f7b-4c39-9a51-0b8d3f1f6a20",
+        },
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return int(answer.status)
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
+def test_listen_verifies_and_prints_each_delivery(
+    listener: tuple[subprocess.Popen[str], str],
+) -> None:
+    process, url = listener
+    body = b'{"event": "network.created", "resourceID": "net-1"}'
+    assert deliver(url, body, compute_signature(body, "s3cret")) == 200
+    assert deliver(url, body, compute_signature(body, "wrong")) == 401
+    assert process.stdout is not None
+    verified = process.stdout.readline().split()
+    refused = process.stdout.readline()
+    assert verified[:4] == ["verified", "network.created", "resource", "net-1"]
+    assert verified[-1] == "5a0c1e4e-2f7b-4c39-9a51-0b8d3f1f6a20"
+    assert refused.startswith("REFUSED") and "does not match" in refused
+
+
+def test_python_dash_m_runs_the_command() -> None:
+    answer = subprocess.run([*ALTOSTRATUS, "--version"], capture_output=True, text=True)
+    assert answer.returncode == 0 and answer.stdout.startswith("altostratus ")
