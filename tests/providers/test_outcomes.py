@@ -147,5 +147,9 @@ def test_readiness_wait_is_bounded_by_the_stack_config(
     )
     deps = dependencies(api, ("network_id",))
     checked = provider.check({}, {"network_id": deps["network_id"], "backends": [BACKEND]})
-    with pytest.raises(ProviderError, match=r"could not create load balancer .*not ready after"):
+    with pytest.raises(
+        ProviderError, match=r"could not create load balancer .*not ready after"
+    ) as e:
         provider.create(checked.inputs)
+    assert "was deleted" in str(e.value)
+    assert api.load_balancers.list() == []

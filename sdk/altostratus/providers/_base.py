@@ -11,6 +11,7 @@ delete), and is the one place where client errors become Pulumi outcomes:
 - delete: ``NotFoundError`` means done;
 - create: after ``OutcomeUnknownError`` the resource is looked up by its identifying fields and
   adopted when found, otherwise created again (at most three attempts), so no duplicate is made;
+  a resource that does not become ready in time is deleted again, so none is left outside state;
 - every other error is raised as one line naming the resource kind, its id or name, and the
   API's status, code and reason.
 
@@ -132,8 +133,25 @@ class Provider(RecordHooks, ResourceProvider):
         with self._failing("create", str(ident)):
             api = _config.client()
             record = self._create_once(api, inputs)
-            outs = self._settle(api, inputs, record)
+            try:
+                outs = self._settle(api, inputs, record)
+            except (ReadinessTimeout, ReadinessFailed) as error:
+                raise type(error)(
+                    f"{error}; {self._abandon(api, str(record.id), inputs)}"
+                ) from None
         return CreateResult(str(record.id), self._outputs(outs, inputs))
+
+    def _abandon(self, api: Client, id_: str, inputs: dict[str, Any]) -> str:
+        """Delete a resource whose create cannot finish, so that nothing is left outside state."""
+        try:
+            self._remove(api, id_, inputs)
+        except NotFoundError:
+            pass
+        except AltostratusError as error:
+            return (
+                f"deleting the unfinished {self.kind} {id_} failed too ({error}): delete it by hand"
+            )
+        return f"the unfinished {self.kind} {id_} was deleted"
 
     def _create_once(self, api: Client, inputs: dict[str, Any]) -> Any:
         for attempt in range(1, _CREATE_ATTEMPTS + 1):
