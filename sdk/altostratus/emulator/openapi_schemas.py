@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from altostratus.emulator.state.accounts import QUOTA_NAMES
 from altostratus.emulator.state.webhooks import EVENT_NAMES
 
 Schema = dict[str, Any]
@@ -83,20 +84,6 @@ LOAD_BALANCER_FIELDS: dict[str, Schema] = {
     "session_affinity_config_timeout": INT,
     "enable_proxy_protocol": TEXT,
 }
-QUOTA_NAMES = (
-    "instance_count",
-    "cpu_core",
-    "ram_mb",
-    "disk_gb",
-    "disk_volume_count",
-    "disk_snapshot_count",
-    "public_ip_address",
-    "subnet_count",
-    "network_count",
-    "security_group",
-    "security_group_rule",
-    "port_count",
-)
 REGION: Schema = {"type": "string", "description": "LON1, FRA1, NYC1 or PHX1 (any case)"}
 EVENTS: Schema = {
     "type": "array",
