@@ -11,7 +11,8 @@ delete), and is the one place where client errors become Pulumi outcomes:
 - delete: ``NotFoundError`` means done;
 - create: after ``OutcomeUnknownError`` the resource is looked up by its identifying fields and
   adopted when found, otherwise created again (at most three attempts), so no duplicate is made;
-  a resource that does not become ready in time is deleted again, so none is left outside state;
+  a resource made by a create that cannot finish (not ready in time, or its follow-up read or
+  assignment failed) is deleted again, so none is left outside state;
 - every other error is raised as one line naming the resource kind, its id or name, and the
   API's status, code and reason.
 
@@ -21,6 +22,7 @@ settings and client live in ``_config`` at process level.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, ClassVar
@@ -37,7 +39,12 @@ from pulumi.dynamic import (
 )
 
 from altostratus.client import Client
-from altostratus.client.errors import AltostratusError, NotFoundError, OutcomeUnknownError
+from altostratus.client.errors import (
+    AltostratusError,
+    APITimeoutError,
+    NotFoundError,
+    OutcomeUnknownError,
+)
 from altostratus.providers import _config
 from altostratus.providers._inputs import NAME_PREFIX, auto_name
 from altostratus.providers._records import RecordHooks
@@ -45,6 +52,7 @@ from altostratus.providers._validate import contains_unknown
 from altostratus.providers._wait import ReadinessFailed, ReadinessTimeout
 
 _CREATE_ATTEMPTS = 3
+_SETTLE_DELAYS = (0.5, 1.0, 2.0, 4.0)
 
 
 class ProviderError(Exception):
@@ -89,7 +97,8 @@ class Provider(RecordHooks, ResourceProvider):
             reason = None if contains_unknown(value) else field.validate(value)
             if reason is not None:
                 failures.append(CheckFailure(field.name, f"{field.name} {reason}"))
-            inputs[field.name] = value if contains_unknown(value) else field.coerce(value)
+            valid = reason is None and not contains_unknown(value)
+            inputs[field.name] = field.coerce(value) if valid else value
         if self.naming is not None and self.naming not in inputs:
             self._name(olds, news, inputs)
         if not failures:
@@ -135,10 +144,11 @@ class Provider(RecordHooks, ResourceProvider):
             record = self._create_once(api, inputs)
             try:
                 outs = self._settle(api, inputs, record)
-            except (ReadinessTimeout, ReadinessFailed) as error:
-                raise type(error)(
-                    f"{error}; {self._abandon(api, str(record.id), inputs)}"
-                ) from None
+            except (AltostratusError, ReadinessTimeout, ReadinessFailed) as error:
+                # The resource exists but the create cannot report it: remove it, not orphan it.
+                abandoned = self._abandon(api, str(record.id), inputs)
+                message = f"could not create {self._what(ident)}: {error}; {abandoned}"
+                raise ProviderError(message) from None
         return CreateResult(str(record.id), self._outputs(outs, inputs))
 
     def _abandon(self, api: Client, id_: str, inputs: dict[str, Any]) -> str:
@@ -157,8 +167,8 @@ class Provider(RecordHooks, ResourceProvider):
         for attempt in range(1, _CREATE_ATTEMPTS + 1):
             try:
                 return self._post(api, inputs)
-            except OutcomeUnknownError:
-                found = self._lookup(api, inputs)
+            except OutcomeUnknownError as unknown:
+                found = self._look_for_created(api, inputs, unknown)
                 if len(found) == 1 or (found and self.unique_lookup):
                     return found[0]
                 if found:
@@ -169,6 +179,25 @@ class Provider(RecordHooks, ResourceProvider):
                 if attempt == _CREATE_ATTEMPTS:
                     raise
         raise AssertionError("unreachable")
+
+    def _look_for_created(
+        self, api: Client, inputs: dict[str, Any], unknown: OutcomeUnknownError
+    ) -> list[Any]:
+        """Records matching a create whose answer was lost.
+
+        An answer that never came in time may belong to a request the service is still working
+        on, so after a timeout the lookup is repeated for a while (``_SETTLE_DELAYS``) before the
+        caller concludes that nothing was made. After an answer (a 5xx) or a dropped connection,
+        the service is done with the request and one lookup tells.
+        """
+        found: list[Any] = self._lookup(api, inputs)
+        if isinstance(unknown.cause, APITimeoutError):
+            for delay in _SETTLE_DELAYS:
+                if found:
+                    break
+                time.sleep(delay)
+                found = self._lookup(api, inputs)
+        return found
 
     def read(self, id_: str, props: dict[str, Any]) -> ReadResult:
         with self._failing("read", id_):
@@ -212,10 +241,12 @@ class Provider(RecordHooks, ResourceProvider):
             outs[NAME_PREFIX] = inputs[NAME_PREFIX]
         return outs
 
+    def _what(self, ident: object) -> str:
+        return f"{self.kind} {ident!r}" if ident else f"the {self.kind}"
+
     @contextmanager
     def _failing(self, action: str, ident: str) -> Iterator[None]:
         try:
             yield
         except (AltostratusError, ReadinessTimeout, ReadinessFailed, ValueError) as error:
-            what = f"{self.kind} {ident!r}" if ident else f"the {self.kind}"
-            raise ProviderError(f"could not {action} {what}: {error}") from None
+            raise ProviderError(f"could not {action} {self._what(ident)}: {error}") from None

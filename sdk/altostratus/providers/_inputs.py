@@ -102,6 +102,6 @@ def auto_name(prefix: str, *, bucket: bool = False) -> str:
     """``<prefix>-<7 random lowercase letters and digits>``; a bucket-safe prefix when asked."""
     if bucket:
         prefix = re.sub(r"[^a-z0-9-]+", "-", prefix.lower()).strip("-")[:48].strip("-")
-        prefix = prefix if len(prefix) >= 1 else "store"
+        prefix = prefix.removeprefix("xn--").strip("-") or "store"
     suffix = "".join(secrets.choice(_SUFFIX_ALPHABET) for _ in range(7))
     return f"{prefix}-{suffix}"

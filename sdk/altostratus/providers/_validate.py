@@ -21,7 +21,11 @@ REGIONS = ("LON1", "FRA1", "NYC1", "PHX1")
 _PRIVATE_V4 = tuple(
     ipaddress.IPv4Network(n) for n in ("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16")
 )
-_BUCKET = re.compile(r"^[a-z0-9][a-z0-9-]{1,54}[a-z0-9]$")
+# A store's bucket is "<name>-<6 characters>", so the name follows S3's bucket rules, shortened.
+_STORE_NAME = re.compile(r"^[a-z0-9](?:[a-z0-9.-]{0,54}[a-z0-9])?$")
+_ACCESS_KEY = re.compile(r"^[A-Z0-9]{20}$")
+_SECRET_KEY = re.compile(r"^[A-Za-z0-9/+=]{40}$")
+MAX_SIZE_GB = 1_000_000
 
 
 def is_unknown(value: Any) -> bool:
@@ -86,7 +90,7 @@ def port_number(value: Any) -> str | None:
 def port_text(value: Any) -> str | None:
     if not isinstance(value, str):
         return 'must be text holding a port, such as "22"'
-    if not value.isdigit() or not 1 <= int(value) <= 65535:
+    if not (value.isascii() and value.isdigit()) or not 1 <= int(value) <= 65535:
         return f"must hold a port from 1 to 65535, not {value!r}"
     return None
 
@@ -106,6 +110,10 @@ def private_cidr(value: Any) -> str | None:
         return f"must be an IPv4 CIDR such as 10.20.0.0/24, not {value!r}"
     if not any(network.subnet_of(private) for private in _PRIVATE_V4):
         return f"must be a private (RFC 1918) range, not {value!r}"
+    if str(network) != value.strip():
+        return f"has host bits set: {value!r} is the range {network}"
+    if not 8 <= network.prefixlen <= 29:
+        return f"must have a prefix from /8 to /29, not /{network.prefixlen}"
     return None
 
 
@@ -140,17 +148,48 @@ def ip_list(value: Any) -> str | None:
 def http_url(value: Any) -> str | None:
     if not isinstance(value, str):
         return "must be an http or https URL"
-    parts = urlsplit(value)
-    if parts.scheme not in ("http", "https") or not parts.netloc:
+    try:
+        parts = urlsplit(value)
+        host = parts.hostname
+        parts.port  # noqa: B018 (a malformed port raises here)
+    except ValueError:
         return f"must be an http or https URL, not {value!r}"
+    if parts.scheme not in ("http", "https") or not host:
+        return f"must be an http or https URL with a host, not {value!r}"
     return None
 
 
-def bucket_name(value: Any) -> str | None:
+def store_name(value: Any) -> str | None:
     reason = text(value)
-    if reason is None and not _BUCKET.match(value):
-        reason = "must be 3 to 56 lowercase letters, digits or hyphens, starting and ending alike"
-    return reason
+    if reason is not None:
+        return reason
+    if not _STORE_NAME.match(value) or any(pair in value for pair in ("..", ".-", "-.")):
+        return (
+            "must be 1 to 56 lowercase letters, digits, hyphens or dots, starting and ending "
+            f"with a letter or digit, not {value!r}"
+        )
+    if value.startswith("xn--") or re.fullmatch(r"[0-9.]+", value):
+        return f"cannot form an S3 bucket name: {value!r}"
+    return None
+
+
+def size_gb(value: Any) -> str | None:
+    number = as_int(value)
+    if number is None or not 1 <= number <= MAX_SIZE_GB:
+        return f"must be a whole number of gigabytes from 1 to {MAX_SIZE_GB}"
+    return None
+
+
+def access_key(value: Any) -> str | None:
+    if isinstance(value, str) and _ACCESS_KEY.match(value):
+        return None
+    return "must be 20 upper-case letters and digits"
+
+
+def secret_key(value: Any) -> str | None:
+    if isinstance(value, str) and _SECRET_KEY.match(value):
+        return None
+    return "must be 40 letters, digits or the characters / + ="
 
 
 def list_of(item: Validator, *, allowed_empty: bool = False) -> Validator:
@@ -166,9 +205,9 @@ def list_of(item: Validator, *, allowed_empty: bool = False) -> Validator:
     return validate
 
 
-def ip_address(value: Any) -> str | None:
+def ipv4_address(value: Any) -> str | None:
     try:
-        ipaddress.ip_address(value)
+        ipaddress.IPv4Address(value)
     except (TypeError, ValueError):
-        return f"must be an IP address, not {value!r}"
+        return f"must be an IPv4 address, not {value!r}"
     return None

@@ -15,7 +15,7 @@ from altostratus.providers._resource import AltostratusResource
 from altostratus.providers._validate import contains_unknown
 
 _BACKEND_CHECKS = {
-    "ip": _validate.ip_address,
+    "ip": _validate.ipv4_address,
     "protocol": _validate.one_of("TCP", "UDP"),
     "source_port": _validate.port_number,
     "target_port": _validate.port_number,

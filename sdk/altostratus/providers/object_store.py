@@ -34,10 +34,10 @@ class ObjectStoreProvider(Provider):
     full_update_answer = True
     state_field = "status"
     fields = (
-        Field("name", _validate.bucket_name, required=True, replaces=True),
+        Field("name", _validate.store_name, required=True, replaces=True),
         region_field(),
-        Field("max_size_gb", _validate.positive_int, coerce=to_int),
-        Field("access_key_id", _validate.text, secret=True),
+        Field("max_size_gb", _validate.size_gb, coerce=to_int),
+        Field("access_key_id", _validate.access_key, secret=True),
     )
 
     def _post(self, api: Client, inputs: dict[str, Any]) -> Any:

@@ -36,9 +36,9 @@ class ObjectStoreCredentialProvider(Provider):
     fields = (
         Field("name", _validate.text, required=True, replaces=True),
         region_field(),
-        Field("access_key_id", _validate.text, secret=True),
-        Field("secret_access_key_id", _validate.text, secret=True),
-        Field("max_size_gb", _validate.positive_int, coerce=to_int),
+        Field("access_key_id", _validate.access_key, secret=True),
+        Field("secret_access_key_id", _validate.secret_key, secret=True),
+        Field("max_size_gb", _validate.size_gb, coerce=to_int),
     )
 
     def _ready(self, record: Any) -> bool:

@@ -7,11 +7,13 @@ from typing import Any
 
 import pulumi
 
-from altostratus.client import Client
+from altostratus.client import Client, OutcomeUnknownError
 from altostratus.providers import _validate
 from altostratus.providers._base import Provider
 from altostratus.providers._inputs import Field, region_field
 from altostratus.providers._resource import AltostratusResource
+
+_ASSIGN_ATTEMPTS = 3
 
 
 @dataclass
@@ -21,6 +23,17 @@ class ReservedIpArgs:
     region: pulumi.Input[str] | None = None
     assign_to_id: pulumi.Input[str] | None = None
     """The load balancer to attach the address to; leaving it out detaches the address."""
+
+
+def _assign(api: Client, id_: str, target: str, where: dict[str, Any]) -> None:
+    """Assign the address, sending again when an answer is lost: an assignment is idempotent."""
+    for attempt in range(1, _ASSIGN_ATTEMPTS + 1):
+        try:
+            api.reserved_ips.assign(id_, target, **where)
+            return
+        except OutcomeUnknownError:
+            if attempt == _ASSIGN_ATTEMPTS:
+                raise
 
 
 class ReservedIpProvider(Provider):
@@ -38,7 +51,7 @@ class ReservedIpProvider(Provider):
 
     def _settle(self, api: Client, inputs: dict[str, Any], record: Any) -> dict[str, Any]:
         if inputs.get("assign_to_id"):
-            api.reserved_ips.assign(record.id, inputs["assign_to_id"], **self._where(inputs))
+            _assign(api, record.id, inputs["assign_to_id"], self._where(inputs))
         return self._fetch(api, record.id, inputs)
 
     def _live(self, api: Client, record: Any, props: dict[str, Any]) -> dict[str, Any]:
@@ -59,7 +72,7 @@ class ReservedIpProvider(Provider):
             if olds.get("assign_to_id"):
                 api.reserved_ips.unassign(id_, **where)
             if news.get("assign_to_id"):
-                api.reserved_ips.assign(id_, news["assign_to_id"], **where)
+                _assign(api, id_, news["assign_to_id"], where)
         return self._fetch(api, id_, news)
 
 
