@@ -155,11 +155,12 @@ def test_listen_verifies_and_prints_each_delivery(
 ) -> None:
     process, url = listener
     body = b'{"event": "network.created", "resourceID": "net-1"}'
-    assert deliver(url, body, compute_signature(body, "s3cret")) == 200
-    assert deliver(url, body, compute_signature(body, "wrong")) == 401
+    good = deliver(url, body, compute_signature(body, "s3cret"))
+    bad = deliver(url, body, compute_signature(body, "wrong"))
     assert process.stdout is not None
     verified = process.stdout.readline().split()
     refused = process.stdout.readline()
+    assert (good, bad) == (200, 401), (verified, refused)
     assert verified[:4] == ["verified", "network.created", "resource", "net-1"]
     assert verified[-1] == "5a0c1e4e-2f7b-4c39-9a51-0b8d3f1f6a20"
     assert refused.startswith("REFUSED") and "does not match" in refused
