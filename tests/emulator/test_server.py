@@ -179,3 +179,33 @@ def test_events_reach_a_webhook_signed(fresh_emulator: Emulator) -> None:
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_s3_metadata_names_with_underscores_survive_the_signature(
+    fresh_emulator: Emulator,
+) -> None:
+    import boto3
+    from botocore.config import Config
+
+    status, credential = call(
+        fresh_emulator, "POST", "/v2/objectstore/credentials", {"name": "meta", "region": "LON1"}
+    )
+    assert status == 200
+    status, store = call(
+        fresh_emulator,
+        "POST",
+        "/v2/objectstores",
+        {"name": "meta", "region": "LON1", "access_key_id": credential["access_key_id"]},
+    )
+    assert status == 200
+    bucket = store["objectstore_endpoint"].rsplit("/", 1)[1]
+    s3 = boto3.client(
+        "s3",
+        endpoint_url=fresh_emulator.s3_url,
+        aws_access_key_id=credential["access_key_id"],
+        aws_secret_access_key=credential["secret_access_key_id"],
+        region_name="us-east-1",
+        config=Config(s3={"addressing_style": "path"}, retries={"max_attempts": 1}),
+    )
+    s3.put_object(Bucket=bucket, Key="k", Body=b"v", Metadata={"build_id": "42"})
+    assert s3.head_object(Bucket=bucket, Key="k")["Metadata"] == {"build_id": "42"}

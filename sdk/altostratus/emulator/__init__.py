@@ -20,7 +20,7 @@ from types import TracebackType
 from altostratus.emulator.app import EmulatorApp
 from altostratus.emulator.clock import Clock
 from altostratus.emulator.s3 import S3Service
-from altostratus.emulator.server import BackgroundServer
+from altostratus.emulator.server import APIRequestHandler, BackgroundServer, S3RequestHandler
 from altostratus.emulator.state import Settings, State
 from altostratus.emulator.webhooks import WebhookDispatcher
 
@@ -64,8 +64,12 @@ class Emulator:
         self._servers: list[BackgroundServer] = []
 
     def start(self) -> Emulator:
-        s3_server = BackgroundServer(self.host, self.s3_port, self.s3, "altostratus-s3")
-        api_server = BackgroundServer(self.host, self.port, self.app, "altostratus-api")
+        s3_server = BackgroundServer(
+            self.host, self.s3_port, self.s3, "altostratus-s3", S3RequestHandler
+        )
+        api_server = BackgroundServer(
+            self.host, self.port, self.app, "altostratus-api", APIRequestHandler
+        )
         self.s3_url = s3_server.url(self.host)
         self.api_url = api_server.url(self.host)
         self.state.settings.s3_url = self.s3_url

@@ -8,10 +8,12 @@ absent. Every failure names the parameter (``parameter_<name>_invalid`` / ``_mis
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, TypeVar
 
 from altostratus.emulator.errors import invalid, missing
+
+T = TypeVar("T")
 
 _TRUE = {"true", "1", "yes", "on"}
 _FALSE = {"false", "0", "no", "off"}
@@ -129,12 +131,15 @@ def page_params(query: Mapping[str, str]) -> tuple[int, int]:
     return result[0], result[1]
 
 
-def paginate(items: list[dict[str, Any]], page: int, per_page: int) -> dict[str, Any]:
-    pages = max(1, -(-len(items) // per_page))
+def paginate(
+    records: Sequence[T], describe: Callable[[T], dict[str, Any]], page: int, per_page: int
+) -> dict[str, Any]:
+    """One page of ``records``; only the records on the page are described."""
+    pages = max(1, -(-len(records) // per_page))
     start = (page - 1) * per_page
     return {
         "page": page,
         "per_page": per_page,
         "pages": pages,
-        "items": items[start : start + per_page],
+        "items": [describe(record) for record in records[start : start + per_page]],
     }

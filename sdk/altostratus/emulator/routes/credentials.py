@@ -17,7 +17,7 @@ def _credential(call: Call, credential_id: str) -> Credential:
 def list_credentials(call: Call) -> dict[str, Any]:
     page, per_page = page_params(call.query)
     credentials = call.state.credentials.all(call.account_id, call.region)
-    return paginate([c.describe() for c in credentials], page, per_page)
+    return paginate(credentials, lambda c: c.describe(), page, per_page)
 
 
 def get_credential(call: Call, credential_id: str) -> dict[str, Any]:

@@ -18,8 +18,7 @@ def _store(call: Call, store_id: str) -> ObjectStore:
 def list_stores(call: Call) -> dict[str, Any]:
     page, per_page = page_params(call.query)
     stores = call.state.object_stores
-    items = [stores.describe(s) for s in stores.all(call.account_id, call.region)]
-    return paginate(items, page, per_page)
+    return paginate(stores.all(call.account_id, call.region), stores.describe, page, per_page)
 
 
 def get_store(call: Call, store_id: str) -> dict[str, Any]:

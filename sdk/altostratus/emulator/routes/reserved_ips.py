@@ -16,11 +16,12 @@ def _reserved(call: Call, reserved_id: str) -> ReservedIp:
 
 def list_ips(call: Call) -> dict[str, Any]:
     page, per_page = page_params(call.query)
-    items = [
-        {"id": r.id, "name": r.name, "ip": r.ip}
-        for r in call.state.reserved_ips.all(call.account_id, call.region)
-    ]
-    return paginate(items, page, per_page)
+    return paginate(
+        call.state.reserved_ips.all(call.account_id, call.region),
+        lambda r: {"id": r.id, "name": r.name, "ip": r.ip},
+        page,
+        per_page,
+    )
 
 
 def get_ip(call: Call, reserved_id: str) -> dict[str, Any]:

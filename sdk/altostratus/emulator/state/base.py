@@ -55,6 +55,37 @@ class Record:
 R = TypeVar("R", bound=Record)
 
 
+class RecordTable(dict[str, R]):
+    """Records by id, also indexed by account and region, so that listing one account's records
+    of a region costs what that account holds, not what the whole emulator holds."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.scoped: dict[tuple[str, str], dict[str, R]] = {}
+
+    def __setitem__(self, record_id: str, record: R) -> None:
+        super().__setitem__(record_id, record)
+        self.scoped.setdefault((record.account_id, record.region), {})[record_id] = record
+
+    def __delitem__(self, record_id: str) -> None:
+        record = self[record_id]
+        super().__delitem__(record_id)
+        scope = self.scoped[(record.account_id, record.region)]
+        del scope[record_id]
+        if not scope:
+            del self.scoped[(record.account_id, record.region)]
+
+    def in_scope(self, account_id: str, region: str | None) -> list[R]:
+        if region is not None:
+            return list(self.scoped.get((account_id, region), {}).values())
+        return [
+            record
+            for (account, _), scope in self.scoped.items()
+            if account == account_id
+            for record in scope.values()
+        ]
+
+
 class Store(Generic[R]):
     """The records of one kind; ``kind`` and ``label`` name it in error codes and reasons."""
 
@@ -63,7 +94,7 @@ class Store(Generic[R]):
 
     def __init__(self, state: State) -> None:
         self.state = state
-        self.records: dict[str, R] = {}
+        self.records: RecordTable[R] = RecordTable()
 
     def get(self, account_id: str, region: str | None, record_id: str) -> R:
         record = self.records.get(record_id)
@@ -74,11 +105,8 @@ class Store(Generic[R]):
         return record
 
     def all(self, account_id: str, region: str | None = None) -> list[R]:
-        return [
-            r
-            for r in self.records.values()
-            if r.account_id == account_id and (region is None or r.region == region)
-        ]
+        """The account's records (of one region, when given), oldest first."""
+        return self.records.in_scope(account_id, region)
 
     def check_name_free(
         self, account_id: str, region: str, name: str, exclude_id: str | None = None
