@@ -77,3 +77,15 @@ def test_an_unknown_name_raises_attribute_error() -> None:
         assert "Nope" in str(error)
     else:
         raise AssertionError("no AttributeError")
+
+
+def test_loading_the_resources_does_not_load_the_http_client() -> None:
+    """A Pulumi program imports the resources but never calls the API itself."""
+    code = (
+        "import sys, altostratus as alto; alto.Network; alto.Webhook; "
+        "print(sorted(m for m in ('httpx', 'altostratus.client._client') if m in sys.modules))"
+    )
+    answer = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert answer.stdout.strip() == "[]"

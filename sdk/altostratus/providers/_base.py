@@ -25,7 +25,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pulumi.dynamic import (
     CheckFailure,
@@ -38,7 +38,6 @@ from pulumi.dynamic import (
     UpdateResult,
 )
 
-from altostratus.client import Client
 from altostratus.client.errors import (
     AltostratusError,
     APITimeoutError,
@@ -50,6 +49,9 @@ from altostratus.providers._inputs import NAME_PREFIX, auto_name
 from altostratus.providers._records import RecordHooks
 from altostratus.providers._validate import contains_unknown
 from altostratus.providers._wait import ReadinessFailed, ReadinessTimeout
+
+if TYPE_CHECKING:
+    from altostratus.client import Client
 
 _CREATE_ATTEMPTS = 3
 _SETTLE_DELAYS = (0.5, 1.0, 2.0, 4.0)

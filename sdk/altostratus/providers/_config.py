@@ -12,9 +12,12 @@ client's fallbacks: environment, the service CLI's files, defaults) and
 from __future__ import annotations
 
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from altostratus.client import Client, resolve_settings
+from altostratus.client._settings import resolve_settings
+
+if TYPE_CHECKING:
+    from altostratus.client import Client
 
 CONFIG_KEYS = (
     "altostratus:apiKey",
@@ -48,6 +51,10 @@ def client() -> Client:
     global _client
     with _lock:
         if _client is None:
+            # Imported here: a Pulumi program loads the providers but never calls the API, so
+            # it does not pay for httpx and the client's models.
+            from altostratus.client._client import Client
+
             _client = Client(stack_config=dict(_stack_config))
         return _client
 

@@ -8,12 +8,14 @@ they raise into Pulumi outcomes.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from altostratus.client import Client
 from altostratus.providers import _config
 from altostratus.providers._inputs import Field
 from altostratus.providers._wait import wait_until
+
+if TYPE_CHECKING:
+    from altostratus.client import Client
 
 
 class RecordHooks:

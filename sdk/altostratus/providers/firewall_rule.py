@@ -4,16 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, TypeGuard
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 import pulumi
 from pulumi.dynamic import CheckFailure
 
-from altostratus.client import Client
 from altostratus.providers import _validate
 from altostratus.providers._base import Provider
 from altostratus.providers._inputs import Field, cidr_set, region_field
 from altostratus.providers._resource import AltostratusResource
+
+if TYPE_CHECKING:
+    from altostratus.client import Client
 
 _DEFAULTS = {"cidr": ["0.0.0.0/0"], "direction": "ingress", "action": "allow", "label": ""}
 

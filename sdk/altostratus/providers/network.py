@@ -4,15 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pulumi
 
-from altostratus.client import Client
 from altostratus.providers import _validate
 from altostratus.providers._base import Provider
 from altostratus.providers._inputs import Field, cidr_text, ip_list, region_field
 from altostratus.providers._resource import AltostratusResource
+
+if TYPE_CHECKING:
+    from altostratus.client import Client
 
 
 @dataclass

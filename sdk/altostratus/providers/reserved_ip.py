@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pulumi
 
-from altostratus.client import Client, OutcomeUnknownError
+from altostratus.client.errors import OutcomeUnknownError
 from altostratus.providers import _validate
 from altostratus.providers._base import Provider
 from altostratus.providers._inputs import Field, region_field
 from altostratus.providers._resource import AltostratusResource
+
+if TYPE_CHECKING:
+    from altostratus.client import Client
 
 _ASSIGN_ATTEMPTS = 3
 
