@@ -63,5 +63,9 @@ def ms(seconds: float) -> str:
     return f"{seconds * 1000:.2f} ms"
 
 
+def us(seconds: float) -> str:
+    return f"{seconds * 1e6:.0f} µs"
+
+
 def ratio_text(value: float) -> str:
     return f"{value:.2f}"

@@ -20,6 +20,10 @@ from altostratus.providers.reserved_ip import ReservedIpProvider
 from altostratus.providers.webhook import WebhookProvider
 
 REGION = "LON1"
+# Webhooks point at a closed loopback port and subscribe to an event no section causes, so the
+# emulator never delivers while a benchmark runs.
+HOOK = {"url": "http://127.0.0.1:9/hooks", "events": ["objectstore.created"]}
+HOOK_UPDATE = {"url": "http://127.0.0.1:9/other", "events": ["objectstore.deleted"]}
 _WHERE = {"region": REGION}
 _numbers = itertools.count()
 
@@ -97,18 +101,16 @@ def _credential_update(http: httpx.Client, handle: Handle) -> Any:
 
 def _webhook_read(http: httpx.Client, handle: Handle) -> Handle:
     webhooks = _call(http, "GET", "/v2/webhooks", where=False)
-    return next(w for w in webhooks if w["id"] == handle["id"])  # type: ignore[no-any-return]
+    return next(w for w in webhooks if w["id"] == handle["id"])
 
 
 def _webhook_create(http: httpx.Client) -> Handle:
-    body = {"url": "https://hooks.example.com/infra", "events": ["network.created"]}
-    created = _call(http, "POST", "/v2/webhooks", body, where=False)
+    created = _call(http, "POST", "/v2/webhooks", HOOK, where=False)
     return _webhook_read(http, created)
 
 
 def _webhook_update(http: httpx.Client, handle: Handle) -> Any:
-    body = {"events": ["network.deleted", "network.created"], "url": "http://h.example/x"}
-    return _call(http, "PUT", f"/v2/webhooks/{handle['id']}", body, where=False)
+    return _call(http, "PUT", f"/v2/webhooks/{handle['id']}", HOOK_UPDATE, where=False)
 
 
 def _webhook_delete(http: httpx.Client, handle: Handle) -> Any:
@@ -143,8 +145,8 @@ KINDS = [
     Kind(
         "webhook",
         WebhookProvider(),
-        {"url": "https://hooks.example.com/infra", "events": ["network.created"]},
-        {"events": ["network.deleted", "network.created"], "url": "http://h.example/x"},
+        HOOK,
+        HOOK_UPDATE,
         _webhook_create,
         _webhook_read,
         _webhook_update,

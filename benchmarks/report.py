@@ -38,7 +38,10 @@ class Table:
     def plain(self) -> str:
         grid = [self.headers, *self.rows]
         widths = [max(len(row[i]) for row in grid) for i in range(len(self.headers))]
-        lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)) for row in grid]
+        lines = [
+            "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True))
+            for row in grid
+        ]
         lines.insert(1, "  ".join("-" * width for width in widths))
         text = "\n".join(line.rstrip() for line in lines)
         return f"{self.caption}\n{text}" if self.caption else text
@@ -56,9 +59,7 @@ class Section:
 
     @property
     def verdicts(self) -> list[str]:
-        return [
-            row[-1] for table in self.tables for row in table.rows if row[-1] in (PASS, MISS)
-        ]
+        return [row[-1] for table in self.tables for row in table.rows if row[-1] in (PASS, MISS)]
 
 
 def machine() -> dict[str, str]:

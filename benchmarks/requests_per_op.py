@@ -14,7 +14,7 @@ from benchmarks.servers import (
     configure_providers,
     fast_emulator,
     requests_log,
-    use_test_harness,
+    test_module,
 )
 
 TITLE = "1. Requests per operation"
@@ -32,8 +32,7 @@ def _counting(api_url: str) -> Callable[[Callable[[], Any]], tuple[Any, list[str
 
 def _lifecycle(scenario: Any, api: Client, api_url: str) -> dict[str, list[str]]:
     """Create, no-change diff, update, read and delete one resource; the requests of each."""
-    from scenarios import dependencies
-
+    dependencies = test_module("scenarios").dependencies
     count = _counting(api_url)
     provider = scenario.provider
     deps = dependencies(api, scenario.needs)
@@ -55,16 +54,14 @@ def _lifecycle(scenario: Any, api: Client, api_url: str) -> dict[str, list[str]]
 
 
 def run(quick: bool) -> Section:
-    use_test_harness()
-    from scenarios import SCENARIOS
-
+    scenarios = test_module("scenarios").SCENARIOS
     section = Section("requests", TITLE)
     headers = ["resource", *(_HEADINGS.get(op, op) for op in OPERATIONS), "target", "verdict"]
     table = Table(headers, caption="Requests made (the floor where it differs).")
     with fast_emulator() as emulator:
         configure_providers(emulator.api_url, emulator.api_key)
         with Client(api_key=emulator.api_key, api_url=emulator.api_url) as api:
-            for scenario in SCENARIOS:
+            for scenario in scenarios:
                 emulator.reset()
                 sent = _lifecycle(scenario, api, emulator.api_url)
                 floors = FLOORS[scenario.name]

@@ -8,6 +8,7 @@ interpreter lock with the emulator.
 
 from __future__ import annotations
 
+import importlib
 import json
 import subprocess
 import sys
@@ -30,6 +31,12 @@ def use_test_harness() -> None:
     for folder in (TESTS, TESTS / "providers"):
         if str(folder) not in sys.path:
             sys.path.insert(0, str(folder))
+
+
+def test_module(name: str) -> Any:
+    """A module of the tests' harness: ``engine`` or ``scenarios``."""
+    use_test_harness()
+    return importlib.import_module(name)
 
 
 def admin(api_url: str, method: str, path: str, body: Any = None) -> Any:

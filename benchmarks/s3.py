@@ -1,0 +1,136 @@
+"""Section 6: S3 upload and download throughput through the emulator's Signature V4 front,
+beside moto's own S3 application served directly (the same WSGI app, werkzeug's threaded server
+and moto's request handler), interleaved."""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import boto3
+from botocore.config import Config
+from moto.moto_server.werkzeug_app import MotoRequestHandler, create_backend_app
+from werkzeug.serving import make_server
+
+from altostratus.client import Client
+from benchmarks.measure import median, rounds
+from benchmarks.report import Section, Table, verdict
+from benchmarks.servers import fast_emulator
+
+TITLE = "6. S3 throughput"
+TARGET = 0.8
+MIB = 1 << 20
+_CONFIG = Config(s3={"addressing_style": "path"}, retries={"max_attempts": 1})
+
+
+def _s3(endpoint: str, key: str, secret: str) -> Any:
+    return boto3.client(
+        "s3",
+        endpoint_url=endpoint,
+        aws_access_key_id=key,
+        aws_secret_access_key=secret,
+        region_name="us-east-1",
+        config=_CONFIG,
+    )
+
+
+@contextmanager
+def direct_moto() -> Iterator[str]:
+    """moto's S3 app on a free loopback port; yields its URL."""
+    logging.getLogger("werkzeug").setLevel(logging.ERROR)  # moto's handler logs each request
+    server = make_server(
+        "127.0.0.1", 0, create_backend_app("s3"), threaded=True, request_handler=MotoRequestHandler
+    )
+    thread = threading.Thread(target=server.serve_forever, name="direct-moto", daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
+
+
+def _emulated_store(api: Client) -> tuple[str, str, str, str]:
+    """An object store of the emulator, ready: its S3 address, bucket, key and secret."""
+    store = api.object_stores.create(name="throughput")
+    deadline = time.monotonic() + 30
+    while store.status != "ready" and time.monotonic() < deadline:
+        time.sleep(0.05)
+        store = api.object_stores.get(store.id)
+    assert store.owner_info is not None and store.objectstore_endpoint
+    key = store.owner_info.access_key_id
+    secret = next(
+        c.secret_access_key_id
+        for c in api.object_store_credentials.list()
+        if c.access_key_id == key
+    )
+    endpoint, _, bucket = store.objectstore_endpoint.rpartition("/")
+    return endpoint, bucket, str(key), str(secret)
+
+
+def _put(s3: Any, bucket: str, body: bytes) -> float:
+    started = time.perf_counter()
+    s3.put_object(Bucket=bucket, Key="object", Body=body)
+    return time.perf_counter() - started
+
+
+def _get(s3: Any, bucket: str, size: int) -> float:
+    started = time.perf_counter()
+    data = s3.get_object(Bucket=bucket, Key="object")["Body"].read()
+    elapsed = time.perf_counter() - started
+    assert len(data) == size
+    return elapsed
+
+
+def run(quick: bool) -> Section:
+    plan = [(1, 3, 5.0)] if quick else [(1, 30, 20.0), (64, 5, 60.0)]
+    section = Section("s3", TITLE)
+    table = Table(
+        ["object", "operation", "through the front", "moto direct", "ratio", "target", "verdict"],
+        caption="Median throughput of boto3 put_object and get_object, path-style, over HTTP.",
+    )
+    with fast_emulator() as emulator, direct_moto() as direct_url:
+        with Client(api_key=emulator.api_key, api_url=emulator.api_url) as api:
+            endpoint, bucket, key, secret = _emulated_store(api)
+        front = _s3(endpoint, key, secret)
+        direct = _s3(direct_url, "direct-key", "direct-secret")
+        direct.create_bucket(Bucket="direct-throughput")
+        sides = {"front": (front, bucket), "direct": (direct, "direct-throughput")}
+        for mib, count, seconds in plan:
+            size = mib * MIB
+            body = os.urandom(size)
+            times: dict[str, list[float]] = {
+                f"{s}.{op}": [] for s in sides for op in ("put", "get")
+            }
+            for side in sides.values():  # warm up: connections, the first object
+                _put(side[0], side[1], body)
+            for number in rounds(count, seconds):
+                order = list(sides) if number % 2 == 0 else list(reversed(sides))
+                for name in order:
+                    times[f"{name}.put"].append(_put(*sides[name], body))
+                for name in order:
+                    times[f"{name}.get"].append(_get(*sides[name], size))
+            for op, shown in (("put", "upload"), ("get", "download")):
+                front_rate = mib / median(times[f"front.{op}"])
+                direct_rate = mib / median(times[f"direct.{op}"])
+                ratio = front_rate / direct_rate
+                table.add(
+                    f"{mib} MiB", shown, f"{front_rate:.0f} MiB/s", f"{direct_rate:.0f} MiB/s",
+                    f"{ratio:.2f}", f"≥ {TARGET:.1f}", verdict(ratio >= TARGET),
+                )  # fmt: skip
+                section.data[f"{mib}MiB.{op}"] = {
+                    "front": front_rate,
+                    "direct": direct_rate,
+                    "ratio": ratio,
+                    "rounds": len(times[f"front.{op}"]),
+                }
+    section.tables.append(table)
+    if quick:
+        section.notes.append("quick run: 1 MiB objects only")
+    return section

@@ -1,0 +1,63 @@
+"""The benchmarks run end to end: a quick run writes every section, at sensible figures.
+
+Timings are never asserted here; only what a quick run must show whatever the machine.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TITLES = [
+    "1. Requests per operation",
+    "2. Provider overhead",
+    "3. A stack through the engine's path",
+    "4. Readiness waits",
+    "5. Start-up and state size",
+    "6. S3 throughput",
+    "7. Growth",
+]
+
+
+def test_a_quick_run_reports_every_section_with_sensible_figures(tmp_path: Path) -> None:
+    report, figures = tmp_path / "benchmarks.md", tmp_path / "benchmarks.json"
+    subprocess.run(
+        [sys.executable, "-m", "benchmarks", "--quick", "--output", str(report),
+         "--json", str(figures)],
+        cwd=ROOT, check=True, capture_output=True, timeout=120,
+    )  # fmt: skip
+    text = report.read_text()
+    for title in TITLES:
+        assert f"## {title}" in text
+    assert "python -m benchmarks --quick" in text and "cores" in text
+    sections = {section["key"]: section for section in json.loads(figures.read_text())}
+    assert [s["title"] for s in sections.values()] == TITLES
+
+    requests = sections["requests"]["data"]
+    assert len(requests) == 8
+    for resource, operations in requests.items():
+        for operation, found in operations.items():
+            assert len(found["requests"]) == found["floor"], (resource, operation, found)
+
+    for figures_of in (sections["overhead"]["data"], sections["s3"]["data"]):
+        assert all(v["ratio"] > 0 and math.isfinite(v["ratio"]) for v in figures_of.values())
+    stack = sections["stack"]["data"]
+    for latency in ("0 ms", "50 ms"):
+        made = stack[f"{latency}.requests"]
+        assert made["engine"] == made["raw"] > 0
+
+    for waited in sections["readiness"]["data"].values():
+        assert 1 <= waited["polls"] < 10 and waited["late"] >= 0
+
+    startup = sections["startup"]["data"]
+    assert startup["import"] > 0 and len(startup["sizes"]) == 8
+    assert all(0 < size < 200 for size in startup["sizes"].values())
+
+    growth = sections["growth"]["data"]
+    for size, found in growth.items():
+        assert found["requests"] == max(1, math.ceil(int(size) / 100))
+        assert found["get_one_per_second"] > 0
