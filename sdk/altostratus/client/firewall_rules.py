@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from altostratus.client._collection import Collection, fields, segment
 from altostratus.client.errors import NotFoundError
@@ -17,6 +18,27 @@ def _port(value: int | str | None) -> str | None:
 
 def _cidr(value: Sequence[str] | str | None) -> list[str] | str | None:
     return value if value is None or isinstance(value, str) else list(value)
+
+
+def _rule_body(
+    region: str,
+    protocol: str | None,
+    start_port: int | str | None,
+    end_port: int | str | None,
+    cidr: Sequence[str] | str | None,
+    direction: str | None,
+    label: str | None,
+) -> dict[str, Any]:
+    """The fields a rule's create and update share; unset ones are left out."""
+    return fields(
+        region=region,
+        protocol=protocol,
+        start_port=_port(start_port),
+        end_port=_port(end_port),
+        cidr=_cidr(cidr),
+        direction=direction,
+        label=label,
+    )
 
 
 class FirewallRulesAPI(Collection):
@@ -52,16 +74,8 @@ class FirewallRulesAPI(Collection):
         region: str | None = None,
     ) -> FirewallRule:
         region = self._region(region)
-        body = fields(
-            region=region,
-            protocol=protocol,
-            start_port=_port(start_port),
-            end_port=_port(end_port),
-            cidr=_cidr(cidr),
-            direction=direction,
-            label=label,
-            action=action,
-        )
+        body = _rule_body(region, protocol, start_port, end_port, cidr, direction, label)
+        body.update(fields(action=action))
         path = _rules_path(firewall_id)
         return self._one(FirewallRule, "POST", path, query={"region": region}, body=body)
 
@@ -79,15 +93,7 @@ class FirewallRulesAPI(Collection):
         region: str | None = None,
     ) -> None:
         region = self._region(region)
-        body = fields(
-            region=region,
-            protocol=protocol,
-            start_port=_port(start_port),
-            end_port=_port(end_port),
-            cidr=_cidr(cidr),
-            direction=direction,
-            label=label,
-        )
+        body = _rule_body(region, protocol, start_port, end_port, cidr, direction, label)
         path = f"{_rules_path(firewall_id)}/{segment(rule_id)}"
         self._send("PUT", path, query={"region": region}, body=body)
 
