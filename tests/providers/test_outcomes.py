@@ -153,3 +153,27 @@ def test_readiness_wait_is_bounded_by_the_stack_config(
         provider.create(checked.inputs)
     assert "was deleted" in str(e.value)
     assert api.load_balancers.list() == []
+
+
+def test_the_request_timeout_comes_from_the_stack_config(
+    api: Client, fresh_emulator: Emulator
+) -> None:
+    provider = configure(
+        NetworkProvider(),
+        stack_config(fresh_emulator, **{"altostratus:requestTimeoutSeconds": "0.3"}),
+    )
+    network = api.networks.create(label="slow")
+    path = f"/v2/vpc/networks/{network.id}"
+    fault(fresh_emulator, method="GET", path_prefix=path, delay_seconds=1.0)
+    result = provider.read(network.id, {"label": "slow", "region": "LON1"})
+    assert result.id == network.id
+    assert _count(fresh_emulator, "GET", path) == 2  # the slow answer was given up on, then retried
+
+
+def test_a_bad_request_timeout_is_one_clear_error(api: Client, fresh_emulator: Emulator) -> None:
+    provider = configure(
+        NetworkProvider(),
+        stack_config(fresh_emulator, **{"altostratus:requestTimeoutSeconds": "soon"}),
+    )
+    with pytest.raises(ProviderError, match="requestTimeoutSeconds must be a number of seconds"):
+        provider.read("any", {"label": "x", "region": "LON1"})

@@ -6,7 +6,9 @@ into every resource's state and must hold neither a credential nor a client.
 
 Keys read: ``altostratus:apiKey``, ``altostratus:apiUrl``, ``altostratus:region`` (each with the
 client's fallbacks: environment, the service CLI's files, defaults) and
-``altostratus:waitTimeoutSeconds`` (default 600), the bound of every readiness wait.
+``altostratus:waitTimeoutSeconds`` (default 600), the bound of every readiness wait, and
+``altostratus:requestTimeoutSeconds``, how long one request may wait for its answer (the client's
+default: 30 s to read, 5 s to connect).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ CONFIG_KEYS = (
     "altostratus:apiUrl",
     "altostratus:region",
     "altostratus:waitTimeoutSeconds",
+    "altostratus:requestTimeoutSeconds",
 )
 DEFAULT_WAIT_TIMEOUT = 600.0
 
@@ -55,7 +58,8 @@ def client() -> Client:
             # it does not pay for httpx and the client's models.
             from altostratus.client._client import Client
 
-            _client = Client(stack_config=dict(_stack_config))
+            timeout = _seconds("altostratus:requestTimeoutSeconds", _stack_config)
+            _client = Client(stack_config=dict(_stack_config), timeout=timeout)
         return _client
 
 
@@ -69,15 +73,19 @@ def region() -> str:
 def wait_timeout() -> float:
     """Seconds a create may wait for readiness (``altostratus:waitTimeoutSeconds``)."""
     with _lock:
-        raw = _stack_config.get("altostratus:waitTimeoutSeconds")
+        seconds = _seconds("altostratus:waitTimeoutSeconds", _stack_config)
+    return DEFAULT_WAIT_TIMEOUT if seconds is None else seconds
+
+
+def _seconds(key: str, stack_config: dict[str, str]) -> float | None:
+    """A positive number of seconds from the stack config; None when unset."""
+    raw = stack_config.get(key)
     if raw is None:
-        return DEFAULT_WAIT_TIMEOUT
+        return None
     try:
         seconds = float(raw)
     except ValueError:
-        raise ValueError(
-            f"altostratus:waitTimeoutSeconds must be a number of seconds, not {raw!r}"
-        ) from None
+        raise ValueError(f"{key} must be a number of seconds, not {raw!r}") from None
     if seconds <= 0:
-        raise ValueError("altostratus:waitTimeoutSeconds must be positive")
+        raise ValueError(f"{key} must be positive")
     return seconds
