@@ -6,7 +6,6 @@ They need no service key and speak JSON. See the project's emulator documentatio
 from __future__ import annotations
 
 import ipaddress
-import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -16,7 +15,6 @@ from werkzeug.routing import Map, Rule
 from werkzeug.wrappers import Request, Response
 
 from altostratus.emulator.errors import (
-    BadRequest,
     EmulatorError,
     Forbidden,
     MethodNotAllowed,
@@ -26,7 +24,7 @@ from altostratus.emulator.errors import (
 from altostratus.emulator.params import Params, parse_integer
 from altostratus.emulator.state.accounts import QUOTA_NAMES, describe_quota
 from altostratus.emulator.state.base import iso
-from altostratus.emulator.wire import error_response, json_response
+from altostratus.emulator.wire import error_response, json_object, json_response
 
 if TYPE_CHECKING:
     from altostratus.emulator.app import EmulatorApp
@@ -184,16 +182,9 @@ def _is_loopback(address: str | None) -> bool:
 
 
 def _body(request: Request) -> dict[str, Any]:
-    data = request.get_data(cache=True)
-    if request.method not in ("POST", "PUT") or not data.strip():
+    if request.method not in ("POST", "PUT"):
         return {}
-    try:
-        body = json.loads(data)
-    except ValueError:
-        raise BadRequest("The body is not valid JSON", "parameter_body_invalid") from None
-    if not isinstance(body, dict):
-        raise BadRequest("The body must be a JSON object", "parameter_body_invalid")
-    return body
+    return json_object(request.get_data(cache=True))
 
 
 def dispatch(app: EmulatorApp, request: Request) -> Response:

@@ -25,6 +25,19 @@ def error_response(error: EmulatorError) -> Response:
     return response
 
 
+def json_object(data: bytes) -> dict[str, Any]:
+    """A JSON object body; empty for no body, 400 for anything but an object."""
+    if not data.strip():
+        return {}
+    try:
+        body = json.loads(data)
+    except ValueError:
+        raise BadRequest("The body is not valid JSON", "parameter_body_invalid") from None
+    if not isinstance(body, dict):
+        raise BadRequest("The body must be a JSON object", "parameter_body_invalid")
+    return body
+
+
 def read_params(request: Request) -> Params:
     """The body of a mutating call: JSON or form-encoded (415 for anything else)."""
     if request.method not in MUTATING:
@@ -32,15 +45,7 @@ def read_params(request: Request) -> Params:
     data = request.get_data(cache=True)
     mimetype = request.mimetype
     if mimetype == "application/json":
-        if not data.strip():
-            return Params({}, form=False)
-        try:
-            body = json.loads(data)
-        except ValueError:
-            raise BadRequest("The body is not valid JSON", "parameter_body_invalid") from None
-        if not isinstance(body, dict):
-            raise BadRequest("The body must be a JSON object", "parameter_body_invalid")
-        return Params(body, form=False)
+        return Params(json_object(data), form=False)
     if mimetype == "application/x-www-form-urlencoded":
         return Params(request.form.to_dict(), form=True)
     if not mimetype and not data:
