@@ -21,6 +21,7 @@ SECTIONS = {
     "startup": "benchmarks.startup",
     "s3": "benchmarks.s3",
     "growth": "benchmarks.growth",
+    "service": "benchmarks.service",
 }
 DEFAULT_OUTPUT = ROOT / "docs" / "benchmarks.md"
 ANALYSIS = Path(__file__).with_name("analysis.md")

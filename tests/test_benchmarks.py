@@ -20,6 +20,7 @@ TITLES = [
     "5. Start-up and state size",
     "6. S3 throughput",
     "7. Growth",
+    "8. The emulator as a service",
 ]
 
 

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -169,3 +171,49 @@ def test_listen_verifies_and_prints_each_delivery(
 def test_python_dash_m_runs_the_command() -> None:
     answer = subprocess.run([*ALTOSTRATUS, "--version"], capture_output=True, text=True)
     assert answer.returncode == 0 and answer.stdout.startswith("altostratus ")
+
+
+def raw_request(url: str, request: bytes) -> bytes:
+    parts = urllib.parse.urlsplit(url)
+    with socket.create_connection((parts.hostname or "", parts.port or 80), timeout=10) as sock:
+        sock.sendall(request)
+        answer = b""
+        while chunk := sock.recv(4096):
+            answer += chunk
+    return answer
+
+
+@pytest.mark.parametrize(
+    ("length_header", "status"),
+    [
+        (b"Content-Length: abc\r\n", b"400"),
+        (b"Content-Length: -5\r\n", b"400"),
+        (b"Content-Length: 5\r\nContent-Length: 6\r\n", b"400"),
+        (b"", b"411"),
+        (b"Content-Length: 99999999999\r\n", b"413"),
+    ],
+)
+def test_listen_answers_a_malformed_request_and_keeps_serving(
+    listener: tuple[subprocess.Popen[str], str], length_header: bytes, status: bytes
+) -> None:
+    process, url = listener
+    request = b"POST / HTTP/1.1\r\nHost: x\r\n" + length_header + b"\r\n{}"
+    answer = raw_request(url, request)
+    assert answer.split(b" ", 2)[1] == status, answer
+    assert process.stdout is not None
+    assert process.stdout.readline().startswith("REFUSED")
+    body = b'{"event": "network.created", "resourceID": "net-1"}'
+    assert deliver(url, body, compute_signature(body, "s3cret")) == 200
+    assert process.stdout.readline().startswith("verified")
+
+
+def test_listen_escapes_control_characters(listener: tuple[subprocess.Popen[str], str]) -> None:
+    process, url = listener
+    event = "network.created\x1b[2J\r\nverified  forged.event\u202e"
+    body = json.dumps({"event": event, "resourceID": "net\x07-1"}).encode()
+    assert deliver(url, body, compute_signature(body, "s3cret")) == 200
+    assert process.stdout is not None
+    line = process.stdout.readline()
+    assert line.startswith("verified  network.created\\x1b[2J\\r\\nverified  forged.event\\u202e")
+    assert "resource net\\x07-1" in line
+    assert not any(ch in line.rstrip("\n") for ch in "\x1b\r\n\x07\u202e")

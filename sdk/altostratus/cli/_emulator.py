@@ -1,4 +1,9 @@
-"""``altostratus emulator``: run the local service."""
+"""``altostratus emulator``: run the local service.
+
+The flags are declared here, where nothing of the ``emulator`` extra is imported, so that every
+flag parses (and ``--help`` shows them) without the extra, and running then names the extra to
+install instead of failing on "unrecognized arguments".
+"""
 
 from __future__ import annotations
 
@@ -7,6 +12,9 @@ from typing import Any
 
 from altostratus.cli._failure import fail
 
+#: The modules of the ``emulator`` extra; a missing one means the extra is not installed.
+EXTRA_MODULES = ("cheroot", "werkzeug", "moto", "flask", "flask_cors", "jaraco", "more_itertools")
+
 
 def register(commands: Any) -> None:
     parser = commands.add_parser(
@@ -14,20 +22,110 @@ def register(commands: Any) -> None:
         help="run the local emulator of the service (API and S3)",
         description="Run the local emulator of the whole service: the API and S3.",
     )
-    try:
-        from altostratus.emulator.__main__ import configure_parser
-    except ImportError:
-        parser.set_defaults(run=_missing_extra)
-        return
     configure_parser(parser)
     parser.set_defaults(run=_run)
 
 
+def _positive(text: str) -> float:
+    value = _number(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError("must be a positive number")
+    return value
+
+
+def _not_negative(text: str) -> float:
+    value = _number(text)
+    if not value >= 0:
+        raise argparse.ArgumentTypeError("must not be negative")
+    return value
+
+
+def _number(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if value != value or value in (float("inf"), float("-inf")):
+        raise argparse.ArgumentTypeError("must be a finite number")
+    return value
+
+
+def _port(text: str) -> int:
+    try:
+        value = int(text, 10)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a port: give 1 to 65535, or 0 for a free one"
+        )
+    return value
+
+
+def _api_key(text: str) -> str:
+    if not text:
+        raise argparse.ArgumentTypeError("must not be empty")
+    if any(ch.isspace() or ord(ch) < 32 or ord(ch) == 127 for ch in text):
+        raise argparse.ArgumentTypeError("must not hold spaces or control characters")
+    return text
+
+
+def _host(text: str) -> str:
+    if not text:
+        raise argparse.ArgumentTypeError("must not be empty (127.0.0.1 serves this machine only)")
+    return text
+
+
+def configure_parser(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--host", type=_host, default="127.0.0.1", help="address to listen on")
+    parser.add_argument(
+        "--port", type=_port, default=8787, help="API port, 1-65535 (0 picks a free one)"
+    )
+    parser.add_argument(
+        "--s3-port", type=_port, default=8788, help="S3 port, 1-65535 (0 picks a free one)"
+    )
+    parser.add_argument(
+        "--api-key", type=_api_key, default="local-dev-key", help="the default account's key"
+    )
+    parser.add_argument(
+        "--time-scale",
+        type=_positive,
+        default=1.0,
+        help="emulated seconds per real second",
+    )
+    parser.add_argument(
+        "--lb-ready-seconds",
+        type=_not_negative,
+        default=2.0,
+        help="emulated seconds until a load balancer is available",
+    )
+    parser.add_argument(
+        "--objectstore-ready-seconds",
+        type=_not_negative,
+        default=1.0,
+        help="emulated seconds until an object store is ready",
+    )
+    parser.add_argument(
+        "--rate-limit",
+        type=_positive,
+        default=None,
+        help="requests per second per key (off by default)",
+    )
+    parser.add_argument(
+        "--remote-deliveries",
+        action="store_true",
+        help="deliver webhooks to any host, not only to loopback receivers",
+    )
+
+
 def _run(args: argparse.Namespace) -> int:
-    from altostratus.emulator.__main__ import run
-
+    try:
+        from altostratus.emulator.__main__ import run
+    except ModuleNotFoundError as error:
+        if (error.name or "").split(".")[0] not in EXTRA_MODULES:
+            raise
+        return fail(
+            f"the emulator needs its extra ({error.name} is missing): "
+            "python -m pip install 'altostratus[emulator]'"
+        )
     return run(args)
-
-
-def _missing_extra(args: argparse.Namespace) -> int:
-    return fail("the emulator needs its extra: python -m pip install 'altostratus[emulator]'")

@@ -6,6 +6,7 @@ import argparse
 import json
 import os
 import sys
+from email.message import Message
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -13,6 +14,10 @@ from altostratus.cli._failure import fail
 from altostratus.webhooks import InvalidDeliveryError, parse_delivery
 
 SECRET_VARIABLE = "ALTOSTRATUS_WEBHOOK_SECRET"
+#: The largest delivery body the listener reads; the service's deliveries are far smaller.
+MAX_BODY_BYTES = 1024 * 1024
+#: Seconds a connection may take to send its request before it is dropped.
+READ_TIMEOUT = 10
 
 
 def register(commands: Any) -> None:
@@ -62,8 +67,23 @@ def make_server(host: str, port: int, secret: str, *, as_json: bool) -> Threadin
     """A threaded HTTP server whose every POST is verified with ``secret`` and printed."""
 
     class Receiver(BaseHTTPRequestHandler):
+        timeout = READ_TIMEOUT
+
         def do_POST(self) -> None:
-            body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            status, length, problem = _content_length(self.headers)
+            if problem:
+                self.close_connection = True
+                self._answer(status)
+                _print({"verified": False, "reason": f"malformed request: {problem}"}, as_json)
+                return
+            if length > MAX_BODY_BYTES:
+                self.close_connection = True
+                self._answer(413)
+                _print(
+                    {"verified": False, "reason": f"body of {length} bytes is too large"}, as_json
+                )
+                return
+            body = self.rfile.read(length)
             try:
                 delivery = parse_delivery(body, dict(self.headers.items()), secret=secret)
             except InvalidDeliveryError as error:
@@ -92,12 +112,37 @@ def make_server(host: str, port: int, secret: str, *, as_json: bool) -> Threadin
     return ThreadingHTTPServer((host, port), Receiver)
 
 
+def _content_length(headers: Message) -> tuple[int, int, str]:
+    """The body's length from the request's headers: ``(0, length, "")``, or the status to
+    answer (411, 400) and what is wrong."""
+    values = headers.get_all("Content-Length") or []
+    if headers.get("Transfer-Encoding"):
+        return 411, 0, "chunked bodies are not read; send a Content-Length"
+    if not values:
+        return 411, 0, "no Content-Length"
+    if len(set(values)) > 1:
+        return 400, 0, "conflicting Content-Length headers"
+    text = values[0].strip()
+    if not (text.isascii() and text.isdigit()) or len(text) > 18:
+        return 400, 0, f"Content-Length {_escaped(text)} is not a byte count"
+    return 0, int(text), ""
+
+
+def _escaped(text: str) -> str:
+    """``text`` with every character a terminal would act on (control, format, line and
+    paragraph separators) written as its Python escape, so a delivery cannot move the cursor,
+    clear the screen or forge a line of output."""
+    return "".join(
+        ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text
+    )
+
+
 def _print(record: dict[str, Any], as_json: bool) -> None:
     if as_json:
-        line = json.dumps(record, sort_keys=True)
+        line = json.dumps(record, sort_keys=True)  # escapes every control character
     elif record["verified"]:
-        line = f"verified  {record['event']}  resource {record['resource_id']}"
-        line += f"  event {record['event_id']}" if record["event_id"] else ""
+        line = f"verified  {_escaped(record['event'])}  resource {_escaped(record['resource_id'])}"
+        line += f"  event {_escaped(record['event_id'])}" if record["event_id"] else ""
     else:
-        line = f"REFUSED   {record['reason']}"
+        line = f"REFUSED   {_escaped(record['reason'])}"
     print(line, file=sys.stdout, flush=True)

@@ -20,7 +20,7 @@ from types import TracebackType
 from altostratus.emulator.app import EmulatorApp
 from altostratus.emulator.clock import Clock
 from altostratus.emulator.s3 import S3Service
-from altostratus.emulator.server import APIRequestHandler, BackgroundServer, S3RequestHandler
+from altostratus.emulator.server import BackgroundServer
 from altostratus.emulator.state import Settings, State
 from altostratus.emulator.webhooks import WebhookDispatcher
 
@@ -42,6 +42,11 @@ class Emulator:
         bytes_per_gb: int = 1024**3,
         remote_deliveries: bool = False,
     ) -> None:
+        if not api_key:
+            raise ValueError("api_key must not be empty")
+        for name, number in (("port", port), ("s3_port", s3_port)):
+            if not 0 <= number <= 65535:
+                raise ValueError(f"{name} must be from 1 to 65535, or 0 for a free one")
         self.host = host
         self.port = port
         self.s3_port = s3_port
@@ -64,16 +69,17 @@ class Emulator:
         self._servers: list[BackgroundServer] = []
 
     def start(self) -> Emulator:
-        s3_server = BackgroundServer(
-            self.host, self.s3_port, self.s3, "altostratus-s3", S3RequestHandler
-        )
-        api_server = BackgroundServer(
-            self.host, self.port, self.app, "altostratus-api", APIRequestHandler
-        )
+        s3_server = BackgroundServer(self.host, self.s3_port, self.s3, "S3")
+        try:
+            api_server = BackgroundServer(self.host, self.port, self.app, "API")
+        except BaseException:
+            s3_server.stop()
+            raise
         self.s3_url = s3_server.url(self.host)
         self.api_url = api_server.url(self.host)
         self.state.settings.s3_url = self.s3_url
         self._servers = [s3_server, api_server]
+        self.dispatcher.refuse_ports({s3_server.port, api_server.port})
         self.dispatcher.start()
         for server in self._servers:
             server.start()

@@ -1,4 +1,7 @@
-"""``python -m altostratus.emulator``: serve the emulator until Ctrl-C or SIGTERM."""
+"""``python -m altostratus.emulator``: serve the emulator until Ctrl-C or SIGTERM.
+
+The same command as ``altostratus emulator``; its flags are declared in ``altostratus.cli``.
+"""
 
 from __future__ import annotations
 
@@ -8,62 +11,16 @@ import sys
 import threading
 from collections.abc import Sequence
 from types import FrameType
-from typing import Any
 
+from altostratus.cli._failure import fail
 from altostratus.emulator import Emulator
+from altostratus.emulator.server import ListenError
 
-
-def _positive(text: str) -> float:
-    value = float(text)
-    if value <= 0:
-        raise argparse.ArgumentTypeError("must be a positive number")
-    return value
-
-
-def _not_negative(text: str) -> float:
-    value = float(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError("must not be negative")
-    return value
-
-
-def configure_parser(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    parser.add_argument("--port", type=int, default=8787, help="API port (0 picks a free one)")
-    parser.add_argument("--s3-port", type=int, default=8788, help="S3 port (0 picks a free one)")
-    parser.add_argument("--api-key", default="local-dev-key", help="the default account's key")
-    parser.add_argument(
-        "--time-scale",
-        type=_positive,
-        default=1.0,
-        help="emulated seconds per real second",
-    )
-    parser.add_argument(
-        "--lb-ready-seconds",
-        type=_not_negative,
-        default=2.0,
-        help="emulated seconds until a load balancer is available",
-    )
-    parser.add_argument(
-        "--objectstore-ready-seconds",
-        type=_not_negative,
-        default=1.0,
-        help="emulated seconds until an object store is ready",
-    )
-    parser.add_argument(
-        "--rate-limit",
-        type=_positive,
-        default=None,
-        help="requests per second per key (off by default)",
-    )
-    parser.add_argument(
-        "--remote-deliveries",
-        action="store_true",
-        help="deliver webhooks to any host, not only to loopback receivers",
-    )
+_FLAGS = {"API": "--port", "S3": "--s3-port"}
 
 
 def run(args: argparse.Namespace) -> int:
+    """Serve until SIGTERM or Ctrl-C, then stop both servers (answers in progress finish)."""
     stop = threading.Event()
 
     def on_signal(signum: int, frame: FrameType | None) -> None:
@@ -73,6 +30,14 @@ def run(args: argparse.Namespace) -> int:
         previous = signal.signal(signal.SIGTERM, on_signal)
     except ValueError:  # not the main thread: only Ctrl-C (or the caller) stops the server
         previous = None
+    try:
+        return _serve(args, stop)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _serve(args: argparse.Namespace, stop: threading.Event) -> int:
     emulator = Emulator(
         host=args.host,
         port=args.port,
@@ -86,36 +51,28 @@ def run(args: argparse.Namespace) -> int:
     )
     try:
         emulator.start()
-    except OSError as error:
-        print(f"error: cannot start the emulator: {error}", file=sys.stderr)
-        _restore(previous)
-        return 1
-    print(f"API:     {emulator.api_url}")
-    print(f"S3:      {emulator.s3_url}")
-    print(f"API key: {emulator.api_key}", flush=True)
+    except ListenError as error:
+        hint = "pass --host with an address of this machine"
+        if not error.bad_host:
+            hint = f"pass another {_FLAGS.get(error.name, '--port')}, or 0 for a free one"
+        return fail(f"{error}; {hint}")
     try:
+        print(f"API:     {emulator.api_url}")
+        print(f"S3:      {emulator.s3_url}")
+        print(f"API key: {emulator.api_key}", flush=True)
         while not stop.wait(0.5):
             pass
     except KeyboardInterrupt:
         pass
     finally:
         emulator.stop()
-        _restore(previous)
     return 0
 
 
-def _restore(previous: Any) -> None:
-    if previous is not None:
-        signal.signal(signal.SIGTERM, previous)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m altostratus.emulator",
-        description="A local emulator of the service's API, with S3 and webhook deliveries.",
-    )
-    configure_parser(parser)
-    return run(parser.parse_args(argv))
+    from altostratus.cli import main as cli_main
+
+    return cli_main(["emulator", *(sys.argv[1:] if argv is None else argv)])
 
 
 if __name__ == "__main__":

@@ -29,6 +29,7 @@ from altostratus.emulator.errors import (
 )
 from altostratus.emulator.faults import Fault, Faults, RateLimiter, RequestLog
 from altostratus.emulator.routes import ROUTES
+from altostratus.emulator.server import CONNECTION_SOCKET
 from altostratus.emulator.state import State
 from altostratus.emulator.state.accounts import Account
 from altostratus.emulator.state.base import Effects
@@ -100,7 +101,7 @@ class EmulatorApp:
 
     def _fail(self, request: Request, fault: Fault) -> Response:
         if fault.drop_connection:
-            connection = request.environ.get("werkzeug.socket")
+            connection = request.environ.get(CONNECTION_SOCKET)
             if connection is None:
                 raise ConnectionAbortedError("the emulator dropped the connection (injected fault)")
             with contextlib.suppress(OSError):

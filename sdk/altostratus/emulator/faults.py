@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import threading
+from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
@@ -65,9 +66,12 @@ class Faults:
 
 
 class RequestLog:
-    def __init__(self) -> None:
+    """The service requests so far, the most recent ``limit`` of them (older ones drop out, so a
+    long-running emulator's memory stays bounded)."""
+
+    def __init__(self, limit: int = 10_000) -> None:
         self._lock = threading.Lock()
-        self._entries: list[dict[str, Any]] = []
+        self._entries: deque[dict[str, Any]] = deque(maxlen=limit)
 
     def add(self, method: str, path: str, query: dict[str, str]) -> dict[str, Any]:
         entry: dict[str, Any] = {"method": method, "path": path, "query": query, "status": None}

@@ -4,18 +4,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from ipaddress import IPv4Address, IPv4Network
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from altostratus.emulator.errors import Conflict, in_use
 from altostratus.emulator.state.accounts import require_quota
 from altostratus.emulator.state.addresses import (
+    RangeAllocator,
     allocate_host,
-    allocate_range,
     gateway,
     parse_private_cidr,
     usable_hosts,
 )
 from altostratus.emulator.state.base import REGIONS, Effects, Record, Store, new_id
+
+if TYPE_CHECKING:
+    from altostratus.emulator.state import State
 
 
 @dataclass
@@ -53,6 +56,20 @@ class Networks(Store[Network]):
     kind = "network"
     label = "network"
 
+    def __init__(self, state: State) -> None:
+        super().__init__(state)
+        self._ranges: dict[tuple[str, str], RangeAllocator] = {}
+
+    def ranges(self, account_id: str, region: str) -> RangeAllocator:
+        """The ranges the account's networks of ``region`` cover, built on first use and kept
+        up to date by every add and delete."""
+        key = (account_id, region)
+        allocator = self._ranges.get(key)
+        if allocator is None:
+            allocator = RangeAllocator(n.cidr for n in self.all(account_id, region))
+            self._ranges[key] = allocator
+        return allocator
+
     def add_defaults(self, account_id: str) -> None:
         for region in REGIONS:
             self._add(account_id, region, "Default", None, default=True)
@@ -69,8 +86,11 @@ class Networks(Store[Network]):
         nameservers: list[str] | None = None,
     ) -> Network:
         network_id = new_id()
+        ranges = self.ranges(account_id, region)
         if cidr is None:
-            cidr = allocate_range(n.cidr for n in self.all(account_id, region))
+            cidr = ranges.allocate()
+        else:
+            ranges.take(cidr)
         network = Network(
             id=network_id,
             account_id=account_id,
@@ -131,4 +151,5 @@ class Networks(Store[Network]):
                 f"{len(balancers)} load balancer(s)",
             )
         del self.records[network.id]
+        self.ranges(network.account_id, network.region).release(network.cidr)
         effects.emit(network.account_id, "network.deleted", network.id)

@@ -60,6 +60,7 @@ class WebhookDispatcher:
         self._timeout = timeout_seconds
         self._max_concurrent = max_concurrent
         self._remote = remote_deliveries
+        self._refused_ports: frozenset[int] = frozenset()
         self._cond = threading.Condition()
         self._queue: list[tuple[float, int, _Attempt]] = []
         self._order = itertools.count()
@@ -94,6 +95,10 @@ class WebhookDispatcher:
             scheduler.join(timeout=5)
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
+
+    def refuse_ports(self, ports: set[int]) -> None:
+        """Never deliver to this machine on ``ports``: the emulator's own."""
+        self._refused_ports = frozenset(ports)
 
     def emit(self, account_id: str, event: str, resource_id: str) -> None:
         body = json.dumps({"event": event, "resourceID": resource_id}).encode()
@@ -176,7 +181,13 @@ class WebhookDispatcher:
         }
         real_timeout = self._clock.real_seconds(self._timeout)
         outcome = post(
-            target.url, attempt.body, headers, real_timeout, self._timeout, remote=self._remote
+            target.url,
+            attempt.body,
+            headers,
+            real_timeout,
+            self._timeout,
+            remote=self._remote,
+            refused_ports=self._refused_ports,
         )
         with self._cond:
             if attempt.generation != self._generation:

@@ -38,6 +38,37 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+def is_this_machine(address: str) -> bool:
+    """Whether ``address`` (an IP) is one of this machine's own: loopback, unspecified, or one
+    a socket can be bound to."""
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return False
+    if ip.is_loopback or ip.is_unspecified:
+        return True
+    family = socket.AF_INET6 if ip.version == 6 else socket.AF_INET
+    try:
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            probe.bind((address, 0))
+    except OSError:
+        return False
+    return True
+
+
+def _connect(
+    host: str, port: int, timeout: float, refused_ports: frozenset[int]
+) -> socket.socket | str:
+    """A connected socket, or why the attempt stops: the peer is this machine on one of
+    ``refused_ports`` (the emulator's own), whatever name or address led there."""
+    sock = socket.create_connection((host, port), timeout=timeout)
+    peer_address, peer_port = sock.getpeername()[:2]
+    if peer_port in refused_ports and is_this_machine(peer_address):
+        sock.close()
+        return "the URL points at the emulator itself; deliveries never reach its own ports"
+    return sock
+
+
 def post(
     url: str,
     body: bytes,
@@ -46,11 +77,14 @@ def post(
     shown_timeout: float,
     *,
     remote: bool = False,
+    refused_ports: frozenset[int] = frozenset(),
 ) -> Outcome:
     """POST within ``timeout`` real seconds; ``shown_timeout`` is what failure reasons quote.
 
     Unless ``remote`` is true, only loopback receivers are contacted: any other host fails the
-    attempt at once, before any name is resolved or connection made.
+    attempt at once, before any name is resolved or connection made. A connection that reaches
+    this machine on one of ``refused_ports`` is closed before a byte is sent, so a webhook can
+    never call the emulator's own API (its admin endpoints included) or S3.
     """
     parts = urlsplit(url)
     host = parts.hostname or ""
@@ -61,16 +95,22 @@ def post(
             "only when started with --remote-deliveries",
         )
     target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-    connection: http.client.HTTPConnection
-    if parts.scheme == "https":
-        context = ssl.create_default_context()
-        connection = http.client.HTTPSConnection(host, parts.port, timeout=timeout, context=context)
-    elif parts.scheme == "http":
-        connection = http.client.HTTPConnection(host, parts.port, timeout=timeout)
-    else:
+    if parts.scheme not in ("http", "https"):
         return Outcome(None, f"the URL scheme {parts.scheme!r} is not http or https")
+    try:
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+    except ValueError:
+        return Outcome(None, "the URL's port is not a number from 0 to 65535")
+    connection = http.client.HTTPConnection(host, port, timeout=timeout)
     started = time.monotonic()
     try:
+        sock = _connect(host, port, timeout, refused_ports)
+        if isinstance(sock, str):
+            return Outcome(None, sock)
+        connection.sock = sock
+        if parts.scheme == "https":
+            context = ssl.create_default_context()
+            connection.sock = context.wrap_socket(sock, server_hostname=host)
         connection.request("POST", target, body=body, headers=headers)
         answer = connection.getresponse()
         answer.read(_MAX_ANSWER_BYTES)
