@@ -2,106 +2,50 @@
 
 ``import altostratus as alto`` gives the eight resources and their argument classes, the client
 and its errors. They load on first use, so that ``python -m altostratus.emulator`` and the command
-line do not pay for Pulumi's import.
+line do not pay for Pulumi's import. The block below is the one list of the public names (see
+``_exports``).
 """
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from altostratus._version import __version__
+from altostratus._exports import lazy_exports
+from altostratus._version import __version__ as __version__
 
 if TYPE_CHECKING:
-    from altostratus.client import (
-        AltostratusError,
-        APIConnectionError,
-        APIError,
-        APITimeoutError,
-        AuthenticationError,
-        BadRequestError,
-        Client,
-        ConfigurationError,
-        ConflictError,
-        NotFoundError,
-        OutcomeUnknownError,
-        PermissionDeniedError,
-        QuotaExceededError,
-        RateLimitError,
-        ServerError,
-    )
-    from altostratus.providers import (
-        Firewall,
-        FirewallArgs,
-        FirewallRule,
-        FirewallRuleArgs,
-        LoadBalancer,
-        LoadBalancerArgs,
-        LoadBalancerBackendArgs,
-        Network,
-        NetworkArgs,
-        ObjectStore,
-        ObjectStoreArgs,
-        ObjectStoreCredential,
-        ObjectStoreCredentialArgs,
-        ReservedIp,
-        ReservedIpArgs,
-        Webhook,
-        WebhookArgs,
-    )
-
-_RESOURCES = (
-    "Firewall",
-    "FirewallArgs",
-    "FirewallRule",
-    "FirewallRuleArgs",
-    "LoadBalancer",
-    "LoadBalancerArgs",
-    "LoadBalancerBackendArgs",
-    "Network",
-    "NetworkArgs",
-    "ObjectStore",
-    "ObjectStoreArgs",
-    "ObjectStoreCredential",
-    "ObjectStoreCredentialArgs",
-    "ReservedIp",
-    "ReservedIpArgs",
-    "Webhook",
-    "WebhookArgs",
-)
-_CLIENT = (
-    "APIConnectionError",
-    "APIError",
-    "APITimeoutError",
-    "AltostratusError",
-    "AuthenticationError",
-    "BadRequestError",
-    "Client",
-    "ConfigurationError",
-    "ConflictError",
-    "NotFoundError",
-    "OutcomeUnknownError",
-    "PermissionDeniedError",
-    "QuotaExceededError",
-    "RateLimitError",
-    "ServerError",
-)
-_HOME = {
-    **dict.fromkeys(_RESOURCES, "altostratus.providers"),
-    **dict.fromkeys(_CLIENT, "altostratus.client"),
-}
-
-__all__ = ["__version__", *_RESOURCES, *_CLIENT]
-
-
-def __getattr__(name: str) -> Any:
-    home = _HOME.get(name)
-    if home is None:
-        raise AttributeError(f"module 'altostratus' has no attribute {name!r}")
-    value = getattr(importlib.import_module(home), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(__all__)
+    from altostratus.client import AltostratusError as AltostratusError
+    from altostratus.client import APIConnectionError as APIConnectionError
+    from altostratus.client import APIError as APIError
+    from altostratus.client import APITimeoutError as APITimeoutError
+    from altostratus.client import AuthenticationError as AuthenticationError
+    from altostratus.client import BadRequestError as BadRequestError
+    from altostratus.client import Client as Client
+    from altostratus.client import ConfigurationError as ConfigurationError
+    from altostratus.client import ConflictError as ConflictError
+    from altostratus.client import InvalidResponseError as InvalidResponseError
+    from altostratus.client import NotFoundError as NotFoundError
+    from altostratus.client import OutcomeUnknownError as OutcomeUnknownError
+    from altostratus.client import PermissionDeniedError as PermissionDeniedError
+    from altostratus.client import QuotaExceededError as QuotaExceededError
+    from altostratus.client import RateLimitError as RateLimitError
+    from altostratus.client import ServerError as ServerError
+    from altostratus.providers import Firewall as Firewall
+    from altostratus.providers import FirewallArgs as FirewallArgs
+    from altostratus.providers import FirewallRule as FirewallRule
+    from altostratus.providers import FirewallRuleArgs as FirewallRuleArgs
+    from altostratus.providers import LoadBalancer as LoadBalancer
+    from altostratus.providers import LoadBalancerArgs as LoadBalancerArgs
+    from altostratus.providers import LoadBalancerBackendArgs as LoadBalancerBackendArgs
+    from altostratus.providers import Network as Network
+    from altostratus.providers import NetworkArgs as NetworkArgs
+    from altostratus.providers import ObjectStore as ObjectStore
+    from altostratus.providers import ObjectStoreArgs as ObjectStoreArgs
+    from altostratus.providers import ObjectStoreCredential as ObjectStoreCredential
+    from altostratus.providers import ObjectStoreCredentialArgs as ObjectStoreCredentialArgs
+    from altostratus.providers import ReservedIp as ReservedIp
+    from altostratus.providers import ReservedIpArgs as ReservedIpArgs
+    from altostratus.providers import Webhook as Webhook
+    from altostratus.providers import WebhookArgs as WebhookArgs
+else:
+    __all__, __getattr__, __dir__ = lazy_exports(globals(), "__version__")

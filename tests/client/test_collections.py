@@ -84,7 +84,7 @@ CASES: dict[str, Case] = {
     "firewalls.update": Case(
         lambda c: c.firewalls.update("f1", name="web2"),
         "PUT /v2/vpc/firewalls/f1?region=LON1", {"name": "web2", "region": "LON1"},
-        {"id": "f1", "result": "success", "name": "web2"}, models.FirewallCreated),
+        {"id": "f1", "result": "success", "name": "web2"}, models.FirewallUpdated),
     "firewalls.delete": Case(
         lambda c: c.firewalls.delete("f1"),
         "DELETE /v2/vpc/firewalls/f1?region=LON1", None, DONE, None),

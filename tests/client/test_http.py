@@ -9,6 +9,7 @@ from altostratus.client.errors import (
     APIConnectionError,
     APIError,
     APITimeoutError,
+    InvalidResponseError,
     NotFoundError,
     OutcomeUnknownError,
     RateLimitError,
@@ -49,7 +50,7 @@ def test_answers_are_decoded_json_and_empty_bodies_none(http: HTTPClient, api: F
 
 def test_a_success_that_is_not_json_is_an_api_error(http: HTTPClient, api: FakeAPI) -> None:
     api.queue(answer(200, "<html>hello</html>"))
-    with pytest.raises(APIError, match="invalid_json"):
+    with pytest.raises(InvalidResponseError, match="invalid_json"):
         http.request("GET", "/v2/quota")
 
 

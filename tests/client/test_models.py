@@ -6,7 +6,7 @@ import pytest
 from pydantic import ValidationError
 
 from altostratus.client import Client, models
-from altostratus.client.errors import APIError
+from altostratus.client.errors import InvalidResponseError
 
 from .conftest import FakeAPI, answer
 from .records import BACKEND, CREDENTIAL, FIREWALL, LOAD_BALANCER, RULE, WEBHOOK
@@ -27,10 +27,12 @@ def test_answers_with_unknown_fields_are_read(client: Client, api: FakeAPI) -> N
     assert client.load_balancers.get("lb1").backends == [models.LoadBalancerBackend(**BACKEND)]
 
 
-def test_an_answer_of_the_wrong_shape_is_an_api_error(client: Client, api: FakeAPI) -> None:
+def test_an_answer_of_the_wrong_shape_is_an_invalid_response_error(
+    client: Client, api: FakeAPI
+) -> None:
     api.queue(answer(200, {"id": "n1"}))
     with pytest.raises(
-        APIError, match=r"invalid_response: unexpected answer, name: Field required"
+        InvalidResponseError, match=r"invalid_response: unexpected answer, name: Field required"
     ):
         client.networks.get("n1")
 

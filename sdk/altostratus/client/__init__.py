@@ -1,132 +1,50 @@
 """The client of the service's API: `Client`, its settings, its models and its errors.
 
-Names load on first use, so that importing one part (the errors, say) does not import httpx.
+Names load on first use, so that importing one part (the errors, say) does not import httpx. The
+block below is the one list of the public names (see ``altostratus._exports``).
 """
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from altostratus._exports import lazy_exports
 
 if TYPE_CHECKING:
-    from altostratus.client._client import Client
-    from altostratus.client._settings import Settings, resolve_settings
-    from altostratus.client.errors import (
-        AltostratusError,
-        APIConnectionError,
-        APIError,
-        APITimeoutError,
-        AuthenticationError,
-        BadRequestError,
-        ConfigurationError,
-        ConflictError,
-        NotFoundError,
-        OutcomeUnknownError,
-        PermissionDeniedError,
-        QuotaExceededError,
-        RateLimitError,
-        ServerError,
-    )
-    from altostratus.client.models import (
-        Firewall,
-        FirewallCreated,
-        FirewallRule,
-        LoadBalancer,
-        LoadBalancerBackend,
-        Network,
-        NetworkCreated,
-        NetworkUpdated,
-        ObjectStore,
-        ObjectStoreCredential,
-        ObjectStoreOwner,
-        Quota,
-        ReservedIp,
-        ReservedIpAssignment,
-        Webhook,
-        WebhookCreated,
-    )
-
-_HOMES = {
-    "APIConnectionError": "altostratus.client.errors",
-    "APIError": "altostratus.client.errors",
-    "APITimeoutError": "altostratus.client.errors",
-    "AltostratusError": "altostratus.client.errors",
-    "AuthenticationError": "altostratus.client.errors",
-    "BadRequestError": "altostratus.client.errors",
-    "Client": "altostratus.client._client",
-    "ConfigurationError": "altostratus.client.errors",
-    "ConflictError": "altostratus.client.errors",
-    "Firewall": "altostratus.client.models",
-    "FirewallCreated": "altostratus.client.models",
-    "FirewallRule": "altostratus.client.models",
-    "LoadBalancer": "altostratus.client.models",
-    "LoadBalancerBackend": "altostratus.client.models",
-    "Network": "altostratus.client.models",
-    "NetworkCreated": "altostratus.client.models",
-    "NetworkUpdated": "altostratus.client.models",
-    "NotFoundError": "altostratus.client.errors",
-    "ObjectStore": "altostratus.client.models",
-    "ObjectStoreCredential": "altostratus.client.models",
-    "ObjectStoreOwner": "altostratus.client.models",
-    "OutcomeUnknownError": "altostratus.client.errors",
-    "PermissionDeniedError": "altostratus.client.errors",
-    "Quota": "altostratus.client.models",
-    "QuotaExceededError": "altostratus.client.errors",
-    "RateLimitError": "altostratus.client.errors",
-    "ReservedIp": "altostratus.client.models",
-    "ReservedIpAssignment": "altostratus.client.models",
-    "ServerError": "altostratus.client.errors",
-    "Settings": "altostratus.client._settings",
-    "Webhook": "altostratus.client.models",
-    "WebhookCreated": "altostratus.client.models",
-    "resolve_settings": "altostratus.client._settings",
-}
-
-__all__ = [
-    "APIConnectionError",
-    "APIError",
-    "APITimeoutError",
-    "AltostratusError",
-    "AuthenticationError",
-    "BadRequestError",
-    "Client",
-    "ConfigurationError",
-    "ConflictError",
-    "Firewall",
-    "FirewallCreated",
-    "FirewallRule",
-    "LoadBalancer",
-    "LoadBalancerBackend",
-    "Network",
-    "NetworkCreated",
-    "NetworkUpdated",
-    "NotFoundError",
-    "ObjectStore",
-    "ObjectStoreCredential",
-    "ObjectStoreOwner",
-    "OutcomeUnknownError",
-    "PermissionDeniedError",
-    "Quota",
-    "QuotaExceededError",
-    "RateLimitError",
-    "ReservedIp",
-    "ReservedIpAssignment",
-    "ServerError",
-    "Settings",
-    "Webhook",
-    "WebhookCreated",
-    "resolve_settings",
-]
-
-
-def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module 'altostratus.client' has no attribute {name!r}")
-    value = getattr(importlib.import_module(home), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(__all__)
+    from altostratus.client._client import Client as Client
+    from altostratus.client._settings import Settings as Settings
+    from altostratus.client._settings import resolve_settings as resolve_settings
+    from altostratus.client.errors import AltostratusError as AltostratusError
+    from altostratus.client.errors import APIConnectionError as APIConnectionError
+    from altostratus.client.errors import APIError as APIError
+    from altostratus.client.errors import APITimeoutError as APITimeoutError
+    from altostratus.client.errors import AuthenticationError as AuthenticationError
+    from altostratus.client.errors import BadRequestError as BadRequestError
+    from altostratus.client.errors import ConfigurationError as ConfigurationError
+    from altostratus.client.errors import ConflictError as ConflictError
+    from altostratus.client.errors import InvalidResponseError as InvalidResponseError
+    from altostratus.client.errors import NotFoundError as NotFoundError
+    from altostratus.client.errors import OutcomeUnknownError as OutcomeUnknownError
+    from altostratus.client.errors import PermissionDeniedError as PermissionDeniedError
+    from altostratus.client.errors import QuotaExceededError as QuotaExceededError
+    from altostratus.client.errors import RateLimitError as RateLimitError
+    from altostratus.client.errors import ServerError as ServerError
+    from altostratus.client.models import Firewall as Firewall
+    from altostratus.client.models import FirewallCreated as FirewallCreated
+    from altostratus.client.models import FirewallRule as FirewallRule
+    from altostratus.client.models import FirewallUpdated as FirewallUpdated
+    from altostratus.client.models import LoadBalancer as LoadBalancer
+    from altostratus.client.models import LoadBalancerBackend as LoadBalancerBackend
+    from altostratus.client.models import Network as Network
+    from altostratus.client.models import NetworkCreated as NetworkCreated
+    from altostratus.client.models import NetworkUpdated as NetworkUpdated
+    from altostratus.client.models import ObjectStore as ObjectStore
+    from altostratus.client.models import ObjectStoreCredential as ObjectStoreCredential
+    from altostratus.client.models import ObjectStoreOwner as ObjectStoreOwner
+    from altostratus.client.models import Quota as Quota
+    from altostratus.client.models import ReservedIp as ReservedIp
+    from altostratus.client.models import ReservedIpAssignment as ReservedIpAssignment
+    from altostratus.client.models import Webhook as Webhook
+    from altostratus.client.models import WebhookCreated as WebhookCreated
+else:
+    __all__, __getattr__, __dir__ = lazy_exports(globals())

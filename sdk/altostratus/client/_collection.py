@@ -1,14 +1,15 @@
-"""What every collection shares: the default region, calling, parsing answers, paging."""
+"""What every collection shares: the default region, calling, parsing answers, paging; and the
+``list``, ``get`` and ``delete`` calls of the collections that live in a region."""
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 from urllib.parse import quote
 
 from pydantic import BaseModel, ValidationError
 
 from altostratus.client._http import HTTPClient
-from altostratus.client.errors import APIError
+from altostratus.client.errors import InvalidResponseError
 from altostratus.client.models._base import Page
 
 M = TypeVar("M", bound=BaseModel)
@@ -77,6 +78,29 @@ class Collection:
             page_number += 1
 
 
+class RegionalCollection(Collection, Generic[M]):
+    """Records of one region under ``_path``, answered as ``_model``; ``_paginated`` lists walk
+    every page. Calls without ``region`` use the client's."""
+
+    _path: ClassVar[str]
+    _model: type[M]
+    _paginated: ClassVar[bool] = False
+
+    def list(self, *, region: str | None = None) -> list[M]:
+        if self._paginated:
+            return self._all_pages(self._model, self._path, self._region(region))
+        return self._many(self._model, self._path, query=self._query(region))
+
+    def get(self, id: str, *, region: str | None = None) -> M:
+        return self._one(self._model, "GET", self._item(id), query=self._query(region))
+
+    def delete(self, id: str, *, region: str | None = None) -> None:
+        self._send("DELETE", self._item(id), query=self._query(region))
+
+    def _item(self, id: str) -> str:
+        return f"{self._path}/{segment(id)}"
+
+
 def _parse(model: type[M], data: Any, method: str, path: str) -> M:
     try:
         return model.model_validate(data)
@@ -86,7 +110,7 @@ def _parse(model: type[M], data: Any, method: str, path: str) -> M:
         raise _unexpected(f"{where}: {detail['msg']}", method, path) from exc
 
 
-def _unexpected(detail: str, method: str, path: str) -> APIError:
-    return APIError(
+def _unexpected(detail: str, method: str, path: str) -> InvalidResponseError:
+    return InvalidResponseError(
         200, "invalid_response", f"unexpected answer, {detail}", method=method, path=path
     )

@@ -16,8 +16,8 @@ from altostratus.client._settings import Settings
 from altostratus.client.errors import (
     AltostratusError,
     APIConnectionError,
-    APIError,
     APITimeoutError,
+    InvalidResponseError,
     OutcomeUnknownError,
     error_from_response,
     parse_retry_after,
@@ -182,4 +182,6 @@ def _decode(response: httpx.Response, method: str, path: str) -> Any:
     except ValueError as exc:
         reason = "the answer is not JSON"
         status = response.status_code
-        raise APIError(status, "invalid_json", reason, method=method, path=path) from exc
+        raise InvalidResponseError(
+            status, "invalid_json", reason, method=method, path=path
+        ) from exc

@@ -11,7 +11,8 @@ AltostratusError
  │    ├── NotFoundError            404
  │    ├── ConflictError            409
  │    ├── RateLimitError           429 (retry_after)
- │    └── ServerError              5xx
+ │    ├── ServerError              5xx
+ │    └── InvalidResponseError     a success whose body is not the record's shape
  ├── APIConnectionError            no answer: refused, reset, unreachable
  │    └── APITimeoutError          no answer in time
  └── OutcomeUnknownError           a POST that may or may not have taken effect
@@ -38,6 +39,7 @@ __all__ = [
     "BadRequestError",
     "ConfigurationError",
     "ConflictError",
+    "InvalidResponseError",
     "NotFoundError",
     "OutcomeUnknownError",
     "PermissionDeniedError",
@@ -118,6 +120,11 @@ class RateLimitError(APIError):
 
 class ServerError(APIError):
     pass
+
+
+class InvalidResponseError(APIError):
+    """A success answer (`status`) whose body is not what the call answers: not JSON, or not the
+    record's shape; `code` is ``invalid_response`` and `reason` says what was wrong where."""
 
 
 class APIConnectionError(AltostratusError):

@@ -1,17 +1,14 @@
 from __future__ import annotations
 
-from altostratus.client._collection import Collection, fields, segment
-from altostratus.client.models import Firewall, FirewallCreated
+from altostratus.client._collection import RegionalCollection, fields
+from altostratus.client.models import Firewall, FirewallCreated, FirewallUpdated
 
 PATH = "/v2/vpc/firewalls"
 
 
-class FirewallsAPI(Collection):
-    def list(self, *, region: str | None = None) -> list[Firewall]:
-        return self._many(Firewall, PATH, query=self._query(region))
-
-    def get(self, id: str, *, region: str | None = None) -> Firewall:
-        return self._one(Firewall, "GET", f"{PATH}/{segment(id)}", query=self._query(region))
+class FirewallsAPI(RegionalCollection[Firewall]):
+    _path = PATH
+    _model = Firewall
 
     def create(
         self,
@@ -32,11 +29,8 @@ class FirewallsAPI(Collection):
 
     def update(
         self, id: str, *, name: str | None = None, region: str | None = None
-    ) -> FirewallCreated:
+    ) -> FirewallUpdated:
         region = self._region(region)
-        path = f"{PATH}/{segment(id)}"
         body = fields(name=name, region=region)
-        return self._one(FirewallCreated, "PUT", path, query={"region": region}, body=body)
-
-    def delete(self, id: str, *, region: str | None = None) -> None:
-        self._send("DELETE", f"{PATH}/{segment(id)}", query=self._query(region))
+        path = self._item(id)
+        return self._one(FirewallUpdated, "PUT", path, query={"region": region}, body=body)

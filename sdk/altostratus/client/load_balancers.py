@@ -3,7 +3,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from altostratus.client._collection import Collection, fields, segment
+from altostratus.client._collection import RegionalCollection, fields
 from altostratus.client.models import LoadBalancer, LoadBalancerBackend
 
 PATH = "/v2/vpc/loadbalancers"
@@ -18,12 +18,9 @@ def _backends(backends: Backends | None) -> list[dict[str, Any]] | None:
     return [LoadBalancerBackend.model_validate(item).model_dump() for item in backends]
 
 
-class LoadBalancersAPI(Collection):
-    def list(self, *, region: str | None = None) -> list[LoadBalancer]:
-        return self._many(LoadBalancer, PATH, query=self._query(region))
-
-    def get(self, id: str, *, region: str | None = None) -> LoadBalancer:
-        return self._one(LoadBalancer, "GET", f"{PATH}/{segment(id)}", query=self._query(region))
+class LoadBalancersAPI(RegionalCollection[LoadBalancer]):
+    _path = PATH
+    _model = LoadBalancer
 
     def create(
         self,
@@ -76,8 +73,4 @@ class LoadBalancersAPI(Collection):
             enable_proxy_protocol=enable_proxy_protocol,
             backends=_backends(backends),
         )
-        path = f"{PATH}/{segment(id)}"
-        return self._one(LoadBalancer, "PUT", path, query=self._query(region), body=body)
-
-    def delete(self, id: str, *, region: str | None = None) -> None:
-        self._send("DELETE", f"{PATH}/{segment(id)}", query=self._query(region))
+        return self._one(LoadBalancer, "PUT", self._item(id), query=self._query(region), body=body)

@@ -2,18 +2,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from altostratus.client._collection import Collection, fields, segment
+from altostratus.client._collection import RegionalCollection, fields
 from altostratus.client.models import Network, NetworkCreated, NetworkUpdated
 
 PATH = "/v2/vpc/networks"
 
 
-class NetworksAPI(Collection):
-    def list(self, *, region: str | None = None) -> list[Network]:
-        return self._many(Network, PATH, query=self._query(region))
-
-    def get(self, id: str, *, region: str | None = None) -> Network:
-        return self._one(Network, "GET", f"{PATH}/{segment(id)}", query=self._query(region))
+class NetworksAPI(RegionalCollection[Network]):
+    _path = PATH
+    _model = Network
 
     def create(
         self,
@@ -39,9 +36,5 @@ class NetworksAPI(Collection):
 
     def update(self, id: str, *, label: str, region: str | None = None) -> NetworkUpdated:
         region = self._region(region)
-        path = f"{PATH}/{segment(id)}"
         body = {"label": label, "region": region}
-        return self._one(NetworkUpdated, "PUT", path, query={"region": region}, body=body)
-
-    def delete(self, id: str, *, region: str | None = None) -> None:
-        self._send("DELETE", f"{PATH}/{segment(id)}", query=self._query(region))
+        return self._one(NetworkUpdated, "PUT", self._item(id), query={"region": region}, body=body)

@@ -1,19 +1,15 @@
 from __future__ import annotations
 
-from altostratus.client._collection import Collection, fields, segment
+from altostratus.client._collection import RegionalCollection, fields
 from altostratus.client.models import ObjectStoreCredential
 
 PATH = "/v2/objectstore/credentials"
 
 
-class ObjectStoreCredentialsAPI(Collection):
-    def list(self, *, region: str | None = None) -> list[ObjectStoreCredential]:
-        """Every credential of the region, across all pages."""
-        return self._all_pages(ObjectStoreCredential, PATH, self._region(region))
-
-    def get(self, id: str, *, region: str | None = None) -> ObjectStoreCredential:
-        path = f"{PATH}/{segment(id)}"
-        return self._one(ObjectStoreCredential, "GET", path, query=self._query(region))
+class ObjectStoreCredentialsAPI(RegionalCollection[ObjectStoreCredential]):
+    _path = PATH
+    _model = ObjectStoreCredential
+    _paginated = True
 
     def create(
         self,
@@ -51,8 +47,5 @@ class ObjectStoreCredentialsAPI(Collection):
             access_key_id=access_key_id,
             secret_access_key_id=secret_access_key_id,
         )
-        path = f"{PATH}/{segment(id)}"
+        path = self._item(id)
         return self._one(ObjectStoreCredential, "PATCH", path, query={"region": region}, body=body)
-
-    def delete(self, id: str, *, region: str | None = None) -> None:
-        self._send("DELETE", f"{PATH}/{segment(id)}", query=self._query(region))

@@ -1,18 +1,17 @@
 from __future__ import annotations
 
-from altostratus.client._collection import Collection, fields, segment
+from altostratus.client._collection import RegionalCollection, fields
 from altostratus.client.models import ObjectStore
 
 PATH = "/v2/objectstores"
 
 
-class ObjectStoresAPI(Collection):
-    def list(self, *, region: str | None = None) -> list[ObjectStore]:
-        """Every object store of the region, across all pages."""
-        return self._all_pages(ObjectStore, PATH, self._region(region))
+class ObjectStoresAPI(RegionalCollection[ObjectStore]):
+    """Object stores; ``delete`` removes a store and everything in it, at once."""
 
-    def get(self, id: str, *, region: str | None = None) -> ObjectStore:
-        return self._one(ObjectStore, "GET", f"{PATH}/{segment(id)}", query=self._query(region))
+    _path = PATH
+    _model = ObjectStore
+    _paginated = True
 
     def create(
         self,
@@ -37,10 +36,6 @@ class ObjectStoresAPI(Collection):
         region: str | None = None,
     ) -> ObjectStore:
         region = self._region(region)
-        path = f"{PATH}/{segment(id)}"
         body = fields(region=region, max_size_gb=max_size_gb, access_key_id=access_key_id)
+        path = self._item(id)
         return self._one(ObjectStore, "PATCH", path, query={"region": region}, body=body)
-
-    def delete(self, id: str, *, region: str | None = None) -> None:
-        """Delete the store and everything in it, at once."""
-        self._send("DELETE", f"{PATH}/{segment(id)}", query=self._query(region))

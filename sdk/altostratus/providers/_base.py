@@ -1,11 +1,12 @@
 """The machinery every provider shares.
 
-A provider declares its input ``fields`` and the hooks of ``_records.RecordHooks`` that only
-call the client: ``_post`` (the create request), ``_settle`` (turn a created or adopted record
-into outputs, reading or waiting where the answer is thin), ``_lookup`` (existing records matching
-the identifying inputs), ``_fetch`` (live outputs), ``_apply`` (in-place update, then live
-outputs) and ``_remove``. This class owns the Pulumi side (check, diff, create, read, update,
-delete), and is the one place where client errors become Pulumi outcomes:
+A provider declares its input ``fields`` (from its ``Args``) and the hooks of
+``_records.RecordHooks`` that only call the client: ``_post`` (the create request), ``_put`` (the
+update request), ``_settle`` (turn a created or adopted record into outputs, reading or waiting
+where the answer is thin), ``_lookup`` (existing records matching the identifying inputs),
+``_fetch`` (live outputs), ``_apply`` (in-place update, then live outputs) and ``_remove``.
+This class owns the Pulumi side (check, diff, create, read, update, delete), and is the one place
+where client errors become Pulumi outcomes:
 
 - read: ``NotFoundError`` means gone; any other error is raised, never taken as gone;
 - delete: ``NotFoundError`` means done;
@@ -46,7 +47,7 @@ from altostratus.client.errors import (
 )
 from altostratus.providers import _config
 from altostratus.providers._inputs import NAME_PREFIX, auto_name
-from altostratus.providers._records import RecordHooks
+from altostratus.providers._records import RecordHooks, RecordT
 from altostratus.providers._validate import contains_unknown
 from altostratus.providers._wait import ReadinessFailed, ReadinessTimeout
 
@@ -61,7 +62,7 @@ class ProviderError(Exception):
     """A provider operation failed; the message is the one line the user sees."""
 
 
-class Provider(RecordHooks, ResourceProvider):
+class Provider(RecordHooks[RecordT], ResourceProvider):
     naming: ClassVar[str | None] = None
     """The input auto-named from the resource name when left out: "name" (unique, with a random
     suffix, kept stable across updates) or "label" (the resource name itself)."""
@@ -69,7 +70,7 @@ class Provider(RecordHooks, ResourceProvider):
     unique_lookup: ClassVar[bool] = True
     """Whether ``_lookup`` matches on a unique name (else several matches are ambiguous)."""
 
-    def __reduce__(self) -> tuple[type[Provider], tuple[()]]:
+    def __reduce__(self) -> tuple[type[Provider[RecordT]], tuple[()]]:
         return (type(self), ())
 
     def configure(self, req: ConfigureRequest) -> None:

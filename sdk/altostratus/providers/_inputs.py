@@ -1,7 +1,13 @@
-"""Input fields of a resource: validation, coercion, normalisation for diffs, auto-naming."""
+"""Input fields of a resource: validation, coercion, normalisation for diffs, auto-naming.
+
+Each input is declared once, as a field of the resource's ``<Name>Args`` dataclass whose default
+is ``arg(...)``: its name and type are the field's, its rules the ``Field`` that ``arg`` records.
+The provider's ``fields`` are ``inputs_of(<Name>Args)``.
+"""
 
 from __future__ import annotations
 
+import dataclasses
 import ipaddress
 import re
 import secrets
@@ -41,6 +47,35 @@ class Field:
     coerce: Callable[[Any], Any] = _same
     keep_when_absent: bool = True
     secret: bool = False
+
+
+_RULES = "altostratus.input"
+
+
+def arg(
+    validate: Validator,
+    *,
+    required: bool = False,
+    replaces: bool = False,
+    normalize: Callable[[Any], Any] = _same,
+    coerce: Callable[[Any], Any] = _same,
+    keep_when_absent: bool = True,
+    secret: bool = False,
+) -> Any:
+    """The default of an ``Args`` field (None) carrying the input's rules (see ``Field``)."""
+    rules = Field("", validate, required, replaces, normalize, coerce, keep_when_absent, secret)
+    return dataclasses.field(default=None, metadata={_RULES: rules})
+
+
+def inputs_of(args_class: type[Any]) -> tuple[Field, ...]:
+    """The inputs declared by an ``Args`` dataclass, in declaration order."""
+    inputs = []
+    for declared in dataclasses.fields(args_class):
+        rules = declared.metadata.get(_RULES)
+        if not isinstance(rules, Field):
+            raise TypeError(f"{args_class.__name__}.{declared.name} is not declared with arg()")
+        inputs.append(dataclasses.replace(rules, name=declared.name))
+    return tuple(inputs)
 
 
 def to_int(value: Any) -> Any:
@@ -94,8 +129,9 @@ def backend_set(value: Any) -> Any:
     return sorted(keys, key=repr)
 
 
-def region_field(*, replaces: bool = True) -> Field:
-    return Field("region", _validate.region, replaces=replaces, normalize=upper, coerce=upper)
+def region_arg() -> Any:
+    """The ``region`` input: the configured region when left out; changing it replaces."""
+    return arg(_validate.region, replaces=True, normalize=upper, coerce=upper)
 
 
 def auto_name(prefix: str, *, bucket: bool = False) -> str:

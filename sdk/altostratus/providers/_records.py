@@ -1,29 +1,34 @@
 """How a resource's records are created, read, updated and deleted through the client.
 
-The defaults fit a collection of the client with ``create``, ``list``, ``get``, ``update`` and
-``delete`` taking the inputs as keywords (and ``region`` where the resource has one); a provider
-overrides the few that differ. These hooks only call the client; ``_base.Provider`` turns what
-they raise into Pulumi outcomes.
+Each provider names its client collection (``_records``, typed, so ``RecordT`` is the client
+model of its records) and writes its two requests that carry inputs: ``_post`` (create) and
+``_put`` (update in place), as keyword calls of the client that a type checker follows. The other
+hooks have defaults that fit a regional collection; a provider overrides the few that differ.
+These hooks only call the client; ``_base.Provider`` turns what they raise into Pulumi outcomes.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from altostratus.providers import _config
 from altostratus.providers._inputs import Field
 from altostratus.providers._wait import wait_until
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+
     from altostratus.client import Client
+    from altostratus.client._collection import RegionalCollection
+
+RecordT = TypeVar("RecordT", bound="BaseModel")
 
 
-class RecordHooks:
+class RecordHooks(Generic[RecordT]):
     kind: ClassVar[str]
     """What the user calls this resource, for messages: "load balancer"."""
     fields: ClassVar[tuple[Field, ...]]
-    collection: ClassVar[str]
-    """The client's collection attribute (``load_balancers``), used by the default hooks."""
+    """The inputs: ``inputs_of(<Name>Args)``."""
     regional: ClassVar[bool] = True
     full_create_answer: ClassVar[bool] = False
     full_update_answer: ClassVar[bool] = False
@@ -32,21 +37,26 @@ class RecordHooks:
     """The record's state field, for resources that provision after the create answer."""
     failed_states: ClassVar[frozenset[str]] = frozenset({"failed", "error"})
 
-    def _api(self, api: Client) -> Any:
-        return getattr(api, self.collection)
+    def _records(self, api: Client) -> RegionalCollection[RecordT]:
+        """The client's collection of these records (``api.networks``)."""
+        raise NotImplementedError
+
+    def _post(self, api: Client, inputs: dict[str, Any]) -> Any:
+        """Send the create request; the answer has the new record's ``id``."""
+        raise NotImplementedError
+
+    def _put(self, api: Client, id_: str, changes: dict[str, Any], region: str) -> Any:
+        """Send the update request with the ``changes`` (inputs the API updates in place)."""
+        raise NotImplementedError
 
     def _where(self, props: dict[str, Any]) -> dict[str, Any]:
         return {"region": self._region(props)} if self.regional else {}
-
-    def _post(self, api: Client, inputs: dict[str, Any]) -> Any:
-        params = {field.name: inputs.get(field.name) for field in self.fields}
-        return self._api(api).create(**{**params, **self._where(inputs)})
 
     def _settle(self, api: Client, inputs: dict[str, Any], record: Any) -> dict[str, Any]:
         """Outputs of a created (or adopted) record, once ready."""
         if self.state_field is not None and not self._ready(record):
             record = wait_until(
-                lambda: self._api(api).get(record.id, **self._where(inputs)),
+                lambda: self._records(api).get(record.id, region=self._region(inputs)),
                 lambda current: str(getattr(current, str(self.state_field))),
                 ready=self._ready,
                 failed=self.failed_states,
@@ -57,17 +67,18 @@ class RecordHooks:
             return self._fetch(api, record.id, inputs)
         return self._live(api, record, inputs)
 
-    def _ready(self, record: Any) -> bool:
+    def _ready(self, record: RecordT) -> bool:
         return True
 
-    def _lookup(self, api: Client, inputs: dict[str, Any]) -> list[Any]:
-        records = self._api(api).list(**self._where(inputs))
-        return [record for record in records if record.name == inputs["name"]]
+    def _lookup(self, api: Client, inputs: dict[str, Any]) -> list[RecordT]:
+        records = self._records(api).list(region=self._region(inputs))
+        return [record for record in records if getattr(record, "name", None) == inputs["name"]]
 
     def _fetch(self, api: Client, id_: str, props: dict[str, Any]) -> dict[str, Any]:
-        return self._live(api, self._api(api).get(id_, **self._where(props)), props)
+        record = self._records(api).get(id_, region=self._region(props))
+        return self._live(api, record, props)
 
-    def _live(self, api: Client, record: Any, props: dict[str, Any]) -> dict[str, Any]:
+    def _live(self, api: Client, record: RecordT, props: dict[str, Any]) -> dict[str, Any]:
         """Outputs of a record read from the API."""
         return {**record.model_dump(), **self._where(props)}
 
@@ -77,7 +88,7 @@ class RecordHooks:
         params = self._updates(news, changed)
         if not params:
             return self._fetch(api, id_, news)
-        answer = self._api(api).update(id_, **params, **self._where(news))
+        answer = self._put(api, id_, params, self._region(news))
         if self.full_update_answer:
             return self._live(api, answer, news)
         return self._fetch(api, id_, news)
@@ -88,7 +99,7 @@ class RecordHooks:
         return {name: news.get(name) for name in sorted(changed & updatable)}
 
     def _remove(self, api: Client, id_: str, props: dict[str, Any]) -> None:
-        self._api(api).delete(id_, **self._where(props))
+        self._records(api).delete(id_, region=self._region(props))
 
     @staticmethod
     def _region(props: dict[str, Any]) -> str:

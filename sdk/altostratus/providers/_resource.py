@@ -38,7 +38,7 @@ def plain(value: Any) -> Any:
 class AltostratusResource(pulumi.dynamic.Resource, Generic[ArgsT]):
     """Base of the eight resources; subclasses set the class variables below."""
 
-    _provider_class: ClassVar[type[Provider]]
+    _provider_class: ClassVar[type[Provider[Any]]]
     _args_class: ClassVar[type[Any]]
     _secret_outputs: ClassVar[tuple[str, ...]] = ()
     _output_names: ClassVar[tuple[str, ...]] = ()

@@ -3,36 +3,50 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pulumi
 
 from altostratus.providers import _validate
 from altostratus.providers._base import Provider
-from altostratus.providers._inputs import Field, region_field
+from altostratus.providers._inputs import arg, inputs_of, region_arg
 from altostratus.providers._resource import AltostratusResource
+
+if TYPE_CHECKING:
+    from altostratus.client import Client
+    from altostratus.client import Firewall as FirewallRecord  # noqa: F401 (the base's record)
+    from altostratus.client.firewalls import FirewallsAPI
+    from altostratus.client.models import FirewallCreated, FirewallUpdated
 
 
 @dataclass
 class FirewallArgs:
-    network_id: pulumi.Input[str] | None = None
-    name: pulumi.Input[str] | None = None
+    network_id: pulumi.Input[str] | None = arg(_validate.text, required=True, replaces=True)
+    name: pulumi.Input[str] | None = arg(_validate.text, required=True)
     """Unique per region; ``<resource name>-<7 random characters>`` when left out."""
-    region: pulumi.Input[str] | None = None
-    create_default_rules: pulumi.Input[bool] | None = None
+    region: pulumi.Input[str] | None = region_arg()
+    create_default_rules: pulumi.Input[bool] | None = arg(_validate.boolean, replaces=True)
     """Whether the service adds its three allow-all ingress rules (service default: true)."""
 
 
-class FirewallProvider(Provider):
+class FirewallProvider(Provider["FirewallRecord"]):
     kind = "firewall"
-    collection = "firewalls"
     naming = "name"
-    fields = (
-        Field("name", _validate.text, required=True),
-        Field("network_id", _validate.text, required=True, replaces=True),
-        region_field(),
-        Field("create_default_rules", _validate.boolean, replaces=True),
-    )
+    fields = inputs_of(FirewallArgs)
+
+    def _records(self, api: Client) -> FirewallsAPI:
+        return api.firewalls
+
+    def _post(self, api: Client, inputs: dict[str, Any]) -> FirewallCreated:
+        return api.firewalls.create(
+            name=inputs["name"],
+            network_id=inputs["network_id"],
+            region=self._region(inputs),
+            create_default_rules=inputs.get("create_default_rules"),
+        )
+
+    def _put(self, api: Client, id_: str, changes: dict[str, Any], region: str) -> FirewallUpdated:
+        return api.firewalls.update(id_, name=changes["name"], region=region)
 
 
 class Firewall(AltostratusResource[FirewallArgs], module="altostratus", name="Firewall"):

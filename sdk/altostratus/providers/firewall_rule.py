@@ -11,29 +11,32 @@ from pulumi.dynamic import CheckFailure
 
 from altostratus.providers import _validate
 from altostratus.providers._base import Provider
-from altostratus.providers._inputs import Field, cidr_set, region_field
+from altostratus.providers._inputs import arg, cidr_set, inputs_of, region_arg
 from altostratus.providers._resource import AltostratusResource
 
 if TYPE_CHECKING:
     from altostratus.client import Client
+    from altostratus.client import FirewallRule as RuleRecord
 
 _DEFAULTS = {"cidr": ["0.0.0.0/0"], "direction": "ingress", "action": "allow", "label": ""}
 
 
 @dataclass
 class FirewallRuleArgs:
-    firewall_id: pulumi.Input[str] | None = None
-    protocol: pulumi.Input[str] | None = None
+    firewall_id: pulumi.Input[str] | None = arg(_validate.text, required=True, replaces=True)
+    protocol: pulumi.Input[str] | None = arg(_validate.one_of("tcp", "udp", "icmp"), required=True)
     """tcp, udp or icmp."""
-    start_port: pulumi.Input[str] | None = None
+    start_port: pulumi.Input[str] | None = arg(_validate.port_text)
     """Port text, 1 to 65535; required for tcp and udp, refused for icmp."""
-    end_port: pulumi.Input[str] | None = None
-    cidr: pulumi.Input[Sequence[pulumi.Input[str]]] | None = None
+    end_port: pulumi.Input[str] | None = arg(_validate.port_text)
+    cidr: pulumi.Input[Sequence[pulumi.Input[str]]] | None = arg(
+        _validate.cidr_list, normalize=cidr_set
+    )
     """Source (ingress) or destination (egress) blocks; service default 0.0.0.0/0."""
-    direction: pulumi.Input[str] | None = None
-    label: pulumi.Input[str] | None = None
-    action: pulumi.Input[str] | None = None
-    region: pulumi.Input[str] | None = None
+    direction: pulumi.Input[str] | None = arg(_validate.one_of("ingress", "egress"))
+    label: pulumi.Input[str] | None = arg(_validate.optional_text)
+    action: pulumi.Input[str] | None = arg(_validate.one_of("allow", "deny"), replaces=True)
+    region: pulumi.Input[str] | None = region_arg()
 
 
 def _digits(value: Any) -> TypeGuard[str]:
@@ -45,21 +48,12 @@ def _port_range(rule: Any) -> tuple[str, str]:
     return start, rule.get("end_port") or start
 
 
-class FirewallRuleProvider(Provider):
+class FirewallRuleProvider(Provider["RuleRecord"]):
+    """Rules live under their firewall: every call names ``firewall_id`` first."""
+
     kind = "firewall rule"
-    collection = "firewall_rules"
     unique_lookup = False
-    fields = (
-        Field("firewall_id", _validate.text, required=True, replaces=True),
-        region_field(),
-        Field("protocol", _validate.one_of("tcp", "udp", "icmp"), required=True),
-        Field("start_port", _validate.port_text),
-        Field("end_port", _validate.port_text),
-        Field("cidr", _validate.cidr_list, normalize=cidr_set),
-        Field("direction", _validate.one_of("ingress", "egress")),
-        Field("label", _validate.optional_text),
-        Field("action", _validate.one_of("allow", "deny"), replaces=True),
-    )
+    fields = inputs_of(FirewallRuleArgs)
 
     def _check_together(self, inputs: dict[str, Any]) -> list[CheckFailure]:
         protocol, start, end = (inputs.get(k) for k in ("protocol", "start_port", "end_port"))
@@ -72,20 +66,29 @@ class FirewallRuleProvider(Provider):
             return [CheckFailure("end_port", f"end_port {end} is below start_port {start}")]
         return []
 
-    def _post(self, api: Client, inputs: dict[str, Any]) -> Any:
-        params = {name: value for name, value in inputs.items() if name != "firewall_id"}
-        return api.firewall_rules.create(inputs["firewall_id"], **{**params, **self._where(inputs)})
+    def _post(self, api: Client, inputs: dict[str, Any]) -> RuleRecord:
+        return api.firewall_rules.create(
+            inputs["firewall_id"],
+            protocol=inputs["protocol"],
+            start_port=inputs.get("start_port"),
+            end_port=inputs.get("end_port"),
+            cidr=inputs.get("cidr"),
+            direction=inputs.get("direction"),
+            label=inputs.get("label"),
+            action=inputs.get("action"),
+            region=self._region(inputs),
+        )
 
-    def _settle(self, api: Client, inputs: dict[str, Any], record: Any) -> dict[str, Any]:
+    def _settle(self, api: Client, inputs: dict[str, Any], record: RuleRecord) -> dict[str, Any]:
         live = self._live(api, record, inputs)
         if live.get("ports") is None and live.get("start_port"):
             start, end = _port_range(live)
             live["ports"] = start if end == start else f"{start}-{end}"
         return live
 
-    def _lookup(self, api: Client, inputs: dict[str, Any]) -> list[Any]:
+    def _lookup(self, api: Client, inputs: dict[str, Any]) -> list[RuleRecord]:
         wanted = {**_DEFAULTS, **inputs}
-        rules = api.firewall_rules.list(inputs["firewall_id"], **self._where(inputs))
+        rules = api.firewall_rules.list(inputs["firewall_id"], region=self._region(inputs))
         return [
             rule
             for rule in rules
@@ -97,18 +100,28 @@ class FirewallRuleProvider(Provider):
         ]
 
     def _fetch(self, api: Client, id_: str, props: dict[str, Any]) -> dict[str, Any]:
-        rule = api.firewall_rules.get(props["firewall_id"], id_, **self._where(props))
+        rule = api.firewall_rules.get(props["firewall_id"], id_, region=self._region(props))
         return self._live(api, rule, props)
 
     def _apply(
         self, api: Client, id_: str, olds: dict[str, Any], news: dict[str, Any], changed: set[str]
     ) -> dict[str, Any]:
-        params = self._updates(news, changed)
-        api.firewall_rules.update(news["firewall_id"], id_, **params, **self._where(news))
+        changes = self._updates(news, changed)
+        api.firewall_rules.update(
+            news["firewall_id"],
+            id_,
+            protocol=changes.get("protocol"),
+            start_port=changes.get("start_port"),
+            end_port=changes.get("end_port"),
+            cidr=changes.get("cidr"),
+            direction=changes.get("direction"),
+            label=changes.get("label"),
+            region=self._region(news),
+        )
         return self._fetch(api, id_, news)
 
     def _remove(self, api: Client, id_: str, props: dict[str, Any]) -> None:
-        api.firewall_rules.delete(props["firewall_id"], id_, **self._where(props))
+        api.firewall_rules.delete(props["firewall_id"], id_, region=self._region(props))
 
 
 class FirewallRule(

@@ -4,15 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pulumi
 
 from altostratus.providers import _validate
 from altostratus.providers._base import Provider
-from altostratus.providers._inputs import Field, backend_set, region_field, to_int
+from altostratus.providers._inputs import arg, backend_set, inputs_of, region_arg, to_int
 from altostratus.providers._resource import AltostratusResource
 from altostratus.providers._validate import contains_unknown
+
+if TYPE_CHECKING:
+    from altostratus.client import Client
+    from altostratus.client import LoadBalancer as LoadBalancerRecord
+    from altostratus.client.load_balancers import LoadBalancersAPI
 
 _BACKEND_CHECKS = {
     "ip": _validate.ipv4_address,
@@ -29,22 +34,6 @@ class LoadBalancerBackendArgs:
     """TCP or UDP."""
     source_port: pulumi.Input[int]
     target_port: pulumi.Input[int]
-
-
-@dataclass
-class LoadBalancerArgs:
-    network_id: pulumi.Input[str] | None = None
-    backends: pulumi.Input[Sequence[pulumi.Input[LoadBalancerBackendArgs]]] | None = None
-    """The whole set of backends; an update replaces the set."""
-    name: pulumi.Input[str] | None = None
-    """Unique per region; ``<resource name>-<7 random characters>`` when left out."""
-    region: pulumi.Input[str] | None = None
-    algorithm: pulumi.Input[str] | None = None
-    external_traffic_policy: pulumi.Input[str] | None = None
-    session_affinity: pulumi.Input[str] | None = None
-    session_affinity_config_timeout: pulumi.Input[int] | None = None
-    enable_proxy_protocol: pulumi.Input[str] | None = None
-    max_concurrent_requests: pulumi.Input[int] | None = None
 
 
 def _backend(value: Any) -> str | None:
@@ -66,35 +55,70 @@ def _backends(value: Any) -> Any:
     return [{k: to_int(v) for k, v in backend.items()} for backend in value]
 
 
-class LoadBalancerProvider(Provider):
+@dataclass
+class LoadBalancerArgs:
+    network_id: pulumi.Input[str] | None = arg(_validate.text, required=True, replaces=True)
+    backends: pulumi.Input[Sequence[pulumi.Input[LoadBalancerBackendArgs]]] | None = arg(
+        _validate.list_of(_backend), required=True, normalize=backend_set, coerce=_backends
+    )
+    """The whole set of backends; an update replaces the set."""
+    name: pulumi.Input[str] | None = arg(_validate.text, required=True)
+    """Unique per region; ``<resource name>-<7 random characters>`` when left out."""
+    region: pulumi.Input[str] | None = region_arg()
+    algorithm: pulumi.Input[str] | None = arg(_validate.one_of("round_robin", "least_connections"))
+    external_traffic_policy: pulumi.Input[str] | None = arg(_validate.one_of("Cluster", "Local"))
+    session_affinity: pulumi.Input[str] | None = arg(_validate.one_of("None", "ClientIP"))
+    session_affinity_config_timeout: pulumi.Input[int] | None = arg(
+        _validate.positive_int, replaces=True, coerce=to_int
+    )
+    enable_proxy_protocol: pulumi.Input[str] | None = arg(
+        _validate.one_of("send", "accept", "send_accept")
+    )
+    max_concurrent_requests: pulumi.Input[int] | None = arg(
+        _validate.positive_int, replaces=True, coerce=to_int
+    )
+
+
+class LoadBalancerProvider(Provider["LoadBalancerRecord"]):
     kind = "load balancer"
-    collection = "load_balancers"
     naming = "name"
     full_create_answer = True
     full_update_answer = True
     state_field = "state"
-    fields = (
-        Field("name", _validate.text, required=True),
-        Field("network_id", _validate.text, required=True, replaces=True),
-        region_field(),
-        Field(
-            "backends",
-            _validate.list_of(_backend),
-            required=True,
-            normalize=backend_set,
-            coerce=_backends,
-        ),
-        Field("algorithm", _validate.one_of("round_robin", "least_connections")),
-        Field("external_traffic_policy", _validate.one_of("Cluster", "Local")),
-        Field("session_affinity", _validate.one_of("None", "ClientIP")),
-        Field(
-            "session_affinity_config_timeout", _validate.positive_int, replaces=True, coerce=to_int
-        ),
-        Field("enable_proxy_protocol", _validate.one_of("send", "accept", "send_accept")),
-        Field("max_concurrent_requests", _validate.positive_int, replaces=True, coerce=to_int),
-    )
+    fields = inputs_of(LoadBalancerArgs)
 
-    def _ready(self, record: Any) -> bool:
+    def _records(self, api: Client) -> LoadBalancersAPI:
+        return api.load_balancers
+
+    def _post(self, api: Client, inputs: dict[str, Any]) -> LoadBalancerRecord:
+        return api.load_balancers.create(
+            name=inputs["name"],
+            network_id=inputs["network_id"],
+            backends=inputs["backends"],
+            region=self._region(inputs),
+            algorithm=inputs.get("algorithm"),
+            external_traffic_policy=inputs.get("external_traffic_policy"),
+            session_affinity=inputs.get("session_affinity"),
+            session_affinity_config_timeout=inputs.get("session_affinity_config_timeout"),
+            enable_proxy_protocol=inputs.get("enable_proxy_protocol"),
+            max_concurrent_requests=inputs.get("max_concurrent_requests"),
+        )
+
+    def _put(
+        self, api: Client, id_: str, changes: dict[str, Any], region: str
+    ) -> LoadBalancerRecord:
+        return api.load_balancers.update(
+            id_,
+            name=changes.get("name"),
+            algorithm=changes.get("algorithm"),
+            external_traffic_policy=changes.get("external_traffic_policy"),
+            session_affinity=changes.get("session_affinity"),
+            enable_proxy_protocol=changes.get("enable_proxy_protocol"),
+            backends=changes.get("backends"),
+            region=region,
+        )
+
+    def _ready(self, record: LoadBalancerRecord) -> bool:
         return bool(record.state == "available" and record.service_name is not None)
 
 

@@ -10,40 +10,53 @@ import pulumi
 
 from altostratus.providers import _validate
 from altostratus.providers._base import Provider
-from altostratus.providers._inputs import Field, cidr_text, ip_list, region_field
+from altostratus.providers._inputs import arg, cidr_text, inputs_of, ip_list, region_arg
 from altostratus.providers._resource import AltostratusResource
 
 if TYPE_CHECKING:
     from altostratus.client import Client
+    from altostratus.client import Network as NetworkRecord
+    from altostratus.client.models import NetworkCreated, NetworkUpdated
+    from altostratus.client.networks import NetworksAPI
 
 
 @dataclass
 class NetworkArgs:
-    label: pulumi.Input[str] | None = None
+    label: pulumi.Input[str] | None = arg(_validate.text)
     """Display name; defaults to the resource name. Labels may repeat."""
-    region: pulumi.Input[str] | None = None
-    ipv4_enabled: pulumi.Input[bool] | None = None
-    cidr_v4: pulumi.Input[str] | None = None
+    region: pulumi.Input[str] | None = region_arg()
+    ipv4_enabled: pulumi.Input[bool] | None = arg(_validate.boolean, replaces=True)
+    cidr_v4: pulumi.Input[str] | None = arg(
+        _validate.private_cidr, replaces=True, normalize=cidr_text
+    )
     """A private (RFC 1918) range; the service picks a free /24 when left out."""
-    nameservers_v4: pulumi.Input[Sequence[pulumi.Input[str]]] | None = None
-
-
-class NetworkProvider(Provider):
-    kind = "network"
-    collection = "networks"
-    naming = "label"
-    unique_lookup = False
-    fields = (
-        Field("label", _validate.text),
-        region_field(),
-        Field("ipv4_enabled", _validate.boolean, replaces=True),
-        Field("cidr_v4", _validate.private_cidr, replaces=True, normalize=cidr_text),
-        Field(
-            "nameservers_v4", _validate.ip_list, replaces=True, normalize=ip_list, coerce=ip_list
-        ),
+    nameservers_v4: pulumi.Input[Sequence[pulumi.Input[str]]] | None = arg(
+        _validate.ip_list, replaces=True, normalize=ip_list, coerce=ip_list
     )
 
-    def _lookup(self, api: Client, inputs: dict[str, Any]) -> list[Any]:
+
+class NetworkProvider(Provider["NetworkRecord"]):
+    kind = "network"
+    naming = "label"
+    unique_lookup = False
+    fields = inputs_of(NetworkArgs)
+
+    def _records(self, api: Client) -> NetworksAPI:
+        return api.networks
+
+    def _post(self, api: Client, inputs: dict[str, Any]) -> NetworkCreated:
+        return api.networks.create(
+            label=inputs["label"],
+            region=self._region(inputs),
+            ipv4_enabled=inputs.get("ipv4_enabled"),
+            cidr_v4=inputs.get("cidr_v4"),
+            nameservers_v4=inputs.get("nameservers_v4"),
+        )
+
+    def _put(self, api: Client, id_: str, changes: dict[str, Any], region: str) -> NetworkUpdated:
+        return api.networks.update(id_, label=changes["label"], region=region)
+
+    def _lookup(self, api: Client, inputs: dict[str, Any]) -> list[NetworkRecord]:
         cidr = inputs.get("cidr_v4")
         return [
             network
@@ -53,7 +66,7 @@ class NetworkProvider(Provider):
             and (cidr is None or cidr_text(network.cidr) == cidr_text(cidr))
         ]
 
-    def _live(self, api: Client, record: Any, props: dict[str, Any]) -> dict[str, Any]:
+    def _live(self, api: Client, record: NetworkRecord, props: dict[str, Any]) -> dict[str, Any]:
         return {**super()._live(api, record, props), "cidr_v4": record.cidr}
 
 

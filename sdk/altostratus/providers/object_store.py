@@ -9,51 +9,62 @@ import pulumi
 
 from altostratus.providers import _validate
 from altostratus.providers._base import Provider
-from altostratus.providers._inputs import Field, region_field, to_int
+from altostratus.providers._inputs import arg, inputs_of, region_arg, to_int
 from altostratus.providers._resource import AltostratusResource
 
 if TYPE_CHECKING:
     from altostratus.client import Client
+    from altostratus.client import ObjectStore as ObjectStoreRecord
+    from altostratus.client.object_stores import ObjectStoresAPI
 
 
 @dataclass
 class ObjectStoreArgs:
-    name: pulumi.Input[str] | None = None
+    name: pulumi.Input[str] | None = arg(_validate.store_name, required=True, replaces=True)
     """A bucket-safe name, unique per region; automatic when left out."""
-    region: pulumi.Input[str] | None = None
-    max_size_gb: pulumi.Input[int] | None = None
-    """Size limit in gigabytes (service default 500)."""
-    access_key_id: pulumi.Input[str] | None = None
+    region: pulumi.Input[str] | None = region_arg()
+    max_size_gb: pulumi.Input[int] | None = arg(_validate.size_gb, coerce=to_int)
+    """Size limit in gigabytes (service default 500); the create request calls it ``size``."""
+    access_key_id: pulumi.Input[str] | None = arg(_validate.access_key, secret=True)
     """The owner credential's key; the service makes an owner credential when left out."""
 
 
-class ObjectStoreProvider(Provider):
+class ObjectStoreProvider(Provider["ObjectStoreRecord"]):
     kind = "object store"
-    collection = "object_stores"
     naming = "name"
     bucket_names = True
     full_create_answer = True
     full_update_answer = True
     state_field = "status"
-    fields = (
-        Field("name", _validate.store_name, required=True, replaces=True),
-        region_field(),
-        Field("max_size_gb", _validate.size_gb, coerce=to_int),
-        Field("access_key_id", _validate.access_key, secret=True),
-    )
+    fields = inputs_of(ObjectStoreArgs)
 
-    def _post(self, api: Client, inputs: dict[str, Any]) -> Any:
+    def _records(self, api: Client) -> ObjectStoresAPI:
+        return api.object_stores
+
+    def _post(self, api: Client, inputs: dict[str, Any]) -> ObjectStoreRecord:
         return api.object_stores.create(
             name=inputs["name"],
             size=inputs.get("max_size_gb"),
             access_key_id=inputs.get("access_key_id"),
-            **self._where(inputs),
+            region=self._region(inputs),
         )
 
-    def _ready(self, record: Any) -> bool:
+    def _put(
+        self, api: Client, id_: str, changes: dict[str, Any], region: str
+    ) -> ObjectStoreRecord:
+        return api.object_stores.update(
+            id_,
+            max_size_gb=changes.get("max_size_gb"),
+            access_key_id=changes.get("access_key_id"),
+            region=region,
+        )
+
+    def _ready(self, record: ObjectStoreRecord) -> bool:
         return bool(record.status == "ready" and record.objectstore_endpoint)
 
-    def _live(self, api: Client, record: Any, props: dict[str, Any]) -> dict[str, Any]:
+    def _live(
+        self, api: Client, record: ObjectStoreRecord, props: dict[str, Any]
+    ) -> dict[str, Any]:
         """The record, its bucket and S3 address, and the owner credential's key pair."""
         live = super()._live(api, record, props)
         endpoint = record.objectstore_endpoint or ""
@@ -61,7 +72,7 @@ class ObjectStoreProvider(Provider):
         owner = record.owner_info.access_key_id if record.owner_info is not None else None
         secret = None
         if owner:
-            for credential in api.object_store_credentials.list(**self._where(props)):
+            for credential in api.object_store_credentials.list(region=self._region(props)):
                 if credential.access_key_id == owner:
                     secret = credential.secret_access_key_id
         return {

@@ -10,54 +10,55 @@ import pulumi
 from altostratus.client.errors import OutcomeUnknownError
 from altostratus.providers import _validate
 from altostratus.providers._base import Provider
-from altostratus.providers._inputs import Field, region_field
+from altostratus.providers._inputs import arg, inputs_of, region_arg
 from altostratus.providers._resource import AltostratusResource
 
 if TYPE_CHECKING:
     from altostratus.client import Client
+    from altostratus.client import ReservedIp as ReservedIpRecord
+    from altostratus.client.reserved_ips import ReservedIpsAPI
 
 _ASSIGN_ATTEMPTS = 3
 
 
 @dataclass
 class ReservedIpArgs:
-    name: pulumi.Input[str] | None = None
+    name: pulumi.Input[str] | None = arg(_validate.text, required=True)
     """Unique per region; ``<resource name>-<7 random characters>`` when left out."""
-    region: pulumi.Input[str] | None = None
-    assign_to_id: pulumi.Input[str] | None = None
-    """The load balancer to attach the address to; leaving it out detaches the address."""
+    region: pulumi.Input[str] | None = region_arg()
+    assign_to_id: pulumi.Input[str] | None = arg(_validate.text, keep_when_absent=False)
+    """The load balancer to attach the address to (not a field of the create request: it is
+    assigned after); leaving it out detaches the address."""
 
 
-def _assign(api: Client, id_: str, target: str, where: dict[str, Any]) -> None:
+def _assign(api: Client, id_: str, target: str, region: str) -> None:
     """Assign the address, sending again when an answer is lost: an assignment is idempotent."""
     for attempt in range(1, _ASSIGN_ATTEMPTS + 1):
         try:
-            api.reserved_ips.assign(id_, target, **where)
+            api.reserved_ips.assign(id_, target, region=region)
             return
         except OutcomeUnknownError:
             if attempt == _ASSIGN_ATTEMPTS:
                 raise
 
 
-class ReservedIpProvider(Provider):
+class ReservedIpProvider(Provider["ReservedIpRecord"]):
     kind = "reserved IP"
-    collection = "reserved_ips"
     naming = "name"
-    fields = (
-        Field("name", _validate.text, required=True),
-        region_field(),
-        Field("assign_to_id", _validate.text, keep_when_absent=False),
-    )
+    fields = inputs_of(ReservedIpArgs)
 
-    def _post(self, api: Client, inputs: dict[str, Any]) -> Any:
-        return api.reserved_ips.create(name=inputs["name"], **self._where(inputs))
+    def _records(self, api: Client) -> ReservedIpsAPI:
+        return api.reserved_ips
+
+    def _post(self, api: Client, inputs: dict[str, Any]) -> ReservedIpRecord:
+        return api.reserved_ips.create(name=inputs["name"], region=self._region(inputs))
 
     def _settle(self, api: Client, inputs: dict[str, Any], record: Any) -> dict[str, Any]:
         if inputs.get("assign_to_id"):
-            _assign(api, record.id, inputs["assign_to_id"], self._where(inputs))
+            _assign(api, record.id, inputs["assign_to_id"], self._region(inputs))
         return self._fetch(api, record.id, inputs)
 
-    def _live(self, api: Client, record: Any, props: dict[str, Any]) -> dict[str, Any]:
+    def _live(self, api: Client, record: ReservedIpRecord, props: dict[str, Any]) -> dict[str, Any]:
         assigned = record.assigned_to.id if record.assigned_to is not None else None
         return {
             **super()._live(api, record, props),
@@ -68,14 +69,14 @@ class ReservedIpProvider(Provider):
     def _apply(
         self, api: Client, id_: str, olds: dict[str, Any], news: dict[str, Any], changed: set[str]
     ) -> dict[str, Any]:
-        where = self._where(news)
+        region = self._region(news)
         if "name" in changed:
-            api.reserved_ips.update(id_, name=news["name"], **where)
+            api.reserved_ips.update(id_, name=news["name"], region=region)
         if "assign_to_id" in changed:
             if olds.get("assign_to_id"):
-                api.reserved_ips.unassign(id_, **where)
+                api.reserved_ips.unassign(id_, region=region)
             if news.get("assign_to_id"):
-                _assign(api, id_, news["assign_to_id"], where)
+                _assign(api, id_, news["assign_to_id"], region)
         return self._fetch(api, id_, news)
 
 

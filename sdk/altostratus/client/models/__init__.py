@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from altostratus.client.models.firewall import Firewall, FirewallCreated
+from altostratus.client.models.firewall import Firewall, FirewallCreated, FirewallUpdated
 from altostratus.client.models.firewall_rule import FirewallRule
 from altostratus.client.models.load_balancer import LoadBalancer, LoadBalancerBackend
 from altostratus.client.models.network import Network, NetworkCreated, NetworkUpdated
@@ -16,6 +16,7 @@ __all__ = [
     "Firewall",
     "FirewallCreated",
     "FirewallRule",
+    "FirewallUpdated",
     "LoadBalancer",
     "LoadBalancerBackend",
     "Network",

@@ -27,7 +27,15 @@ class Firewall(ResponseModel):
 
 
 class FirewallCreated(ResponseModel):
-    """The create and update answer; `firewalls.get(id)` has the full record."""
+    """The create answer; `firewalls.get(id)` has the full record."""
+
+    id: str
+    result: str
+    name: str
+
+
+class FirewallUpdated(ResponseModel):
+    """The update answer; `firewalls.get(id)` has the full record."""
 
     id: str
     result: str
