@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 TITLES = [
     "1. Requests per operation",
@@ -24,6 +26,7 @@ TITLES = [
 ]
 
 
+@pytest.mark.slow
 def test_a_quick_run_reports_every_section_with_sensible_figures(tmp_path: Path) -> None:
     report, figures = tmp_path / "benchmarks.md", tmp_path / "benchmarks.json"
     subprocess.run(

@@ -156,6 +156,7 @@ def outputs_of(states: dict[str, State]) -> Outputs:
     return {name: {**state.outputs, "__id": state.id} for name, state in states.items()}
 
 
+@pytest.mark.slow
 def test_a_stack_converges_through_faults(
     api: Client,
     engine: Engine,
