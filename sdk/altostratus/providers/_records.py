@@ -45,8 +45,9 @@ class RecordHooks(Generic[RecordT]):
         """Send the create request; the answer has the new record's ``id``."""
         raise NotImplementedError
 
-    def _put(self, api: Client, id_: str, changes: dict[str, Any], region: str) -> Any:
-        """Send the update request with the ``changes`` (inputs the API updates in place)."""
+    def _put(self, api: Client, id_: str, changes: dict[str, Any], props: dict[str, Any]) -> Any:
+        """Send the update request with the ``changes`` (the changed inputs that the API updates
+        in place) of the resource whose new inputs are ``props``."""
         raise NotImplementedError
 
     def _where(self, props: dict[str, Any]) -> dict[str, Any]:
@@ -88,7 +89,7 @@ class RecordHooks(Generic[RecordT]):
         params = self._updates(news, changed)
         if not params:
             return self._fetch(api, id_, news)
-        answer = self._put(api, id_, params, self._region(news))
+        answer = self._put(api, id_, params, news)
         if self.full_update_answer:
             return self._live(api, answer, news)
         return self._fetch(api, id_, news)

@@ -45,8 +45,10 @@ class FirewallProvider(Provider["FirewallRecord"]):
             create_default_rules=inputs.get("create_default_rules"),
         )
 
-    def _put(self, api: Client, id_: str, changes: dict[str, Any], region: str) -> FirewallUpdated:
-        return api.firewalls.update(id_, name=changes["name"], region=region)
+    def _put(
+        self, api: Client, id_: str, changes: dict[str, Any], props: dict[str, Any]
+    ) -> FirewallUpdated:
+        return api.firewalls.update(id_, name=changes["name"], region=self._region(props))
 
 
 class Firewall(AltostratusResource[FirewallArgs], module="altostratus", name="Firewall"):

@@ -105,7 +105,7 @@ class LoadBalancerProvider(Provider["LoadBalancerRecord"]):
         )
 
     def _put(
-        self, api: Client, id_: str, changes: dict[str, Any], region: str
+        self, api: Client, id_: str, changes: dict[str, Any], props: dict[str, Any]
     ) -> LoadBalancerRecord:
         return api.load_balancers.update(
             id_,
@@ -115,7 +115,7 @@ class LoadBalancerProvider(Provider["LoadBalancerRecord"]):
             session_affinity=changes.get("session_affinity"),
             enable_proxy_protocol=changes.get("enable_proxy_protocol"),
             backends=changes.get("backends"),
-            region=region,
+            region=self._region(props),
         )
 
     def _ready(self, record: LoadBalancerRecord) -> bool:

@@ -53,8 +53,10 @@ class NetworkProvider(Provider["NetworkRecord"]):
             nameservers_v4=inputs.get("nameservers_v4"),
         )
 
-    def _put(self, api: Client, id_: str, changes: dict[str, Any], region: str) -> NetworkUpdated:
-        return api.networks.update(id_, label=changes["label"], region=region)
+    def _put(
+        self, api: Client, id_: str, changes: dict[str, Any], props: dict[str, Any]
+    ) -> NetworkUpdated:
+        return api.networks.update(id_, label=changes["label"], region=self._region(props))
 
     def _lookup(self, api: Client, inputs: dict[str, Any]) -> list[NetworkRecord]:
         cidr = inputs.get("cidr_v4")

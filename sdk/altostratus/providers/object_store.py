@@ -50,13 +50,13 @@ class ObjectStoreProvider(Provider["ObjectStoreRecord"]):
         )
 
     def _put(
-        self, api: Client, id_: str, changes: dict[str, Any], region: str
+        self, api: Client, id_: str, changes: dict[str, Any], props: dict[str, Any]
     ) -> ObjectStoreRecord:
         return api.object_stores.update(
             id_,
             max_size_gb=changes.get("max_size_gb"),
             access_key_id=changes.get("access_key_id"),
-            region=region,
+            region=self._region(props),
         )
 
     def _ready(self, record: ObjectStoreRecord) -> bool:

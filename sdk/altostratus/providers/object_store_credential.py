@@ -50,13 +50,15 @@ class ObjectStoreCredentialProvider(Provider["CredentialRecord"]):
             region=self._region(inputs),
         )
 
-    def _put(self, api: Client, id_: str, changes: dict[str, Any], region: str) -> CredentialRecord:
+    def _put(
+        self, api: Client, id_: str, changes: dict[str, Any], props: dict[str, Any]
+    ) -> CredentialRecord:
         return api.object_store_credentials.update(
             id_,
             max_size_gb=changes.get("max_size_gb"),
             access_key_id=changes.get("access_key_id"),
             secret_access_key_id=changes.get("secret_access_key_id"),
-            region=region,
+            region=self._region(props),
         )
 
     def _ready(self, record: CredentialRecord) -> bool:

@@ -52,7 +52,9 @@ class WebhookProvider(Provider["WebhookRecord"]):
             url=inputs["url"], events=inputs.get("events"), secret=inputs.get("secret")
         )
 
-    def _put(self, api: Client, id_: str, changes: dict[str, Any], region: str) -> WebhookRecord:
+    def _put(
+        self, api: Client, id_: str, changes: dict[str, Any], props: dict[str, Any]
+    ) -> WebhookRecord:
         return api.webhooks.update(
             id_, url=changes.get("url"), events=changes.get("events"), secret=changes.get("secret")
         )
