@@ -33,6 +33,13 @@ def _positive(text: str) -> float:
     return value
 
 
+def _time_scale(text: str) -> float:
+    value = _number(text)
+    if not 0.001 <= value <= 10_000:
+        raise argparse.ArgumentTypeError("must be from 0.001 to 10000")
+    return value
+
+
 def _not_negative(text: str) -> float:
     value = _number(text)
     if not value >= 0:
@@ -89,7 +96,7 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--time-scale",
-        type=_positive,
+        type=_time_scale,
         default=1.0,
         help="emulated seconds per real second",
     )
@@ -110,6 +117,12 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
         type=_positive,
         default=None,
         help="requests per second per key (off by default)",
+    )
+    parser.add_argument(
+        "--state-dir",
+        metavar="DIR",
+        default=None,
+        help="keep the state in DIR across restarts (made if missing); default: in memory",
     )
     parser.add_argument(
         "--remote-deliveries",

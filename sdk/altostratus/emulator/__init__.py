@@ -15,16 +15,20 @@ traffic beyond the machine by surprise.
 
 from __future__ import annotations
 
+import os
 from types import TracebackType
 
 from altostratus.emulator.app import EmulatorApp
 from altostratus.emulator.clock import Clock
+from altostratus.emulator.persistence import StateFileError, StateFolder, snapshot
+from altostratus.emulator.persistence.codec import IncompatibleState
+from altostratus.emulator.persistence.files import DamagedStateFile
 from altostratus.emulator.s3 import S3Service
 from altostratus.emulator.server import BackgroundServer
 from altostratus.emulator.state import Settings, State
 from altostratus.emulator.webhooks import WebhookDispatcher
 
-__all__ = ["Clock", "Emulator"]
+__all__ = ["Clock", "Emulator", "StateFileError"]
 
 
 class Emulator:
@@ -41,6 +45,7 @@ class Emulator:
         rate_limit: float | None = None,
         bytes_per_gb: int = 1024**3,
         remote_deliveries: bool = False,
+        state_dir: str | os.PathLike[str] | None = None,
     ) -> None:
         if not api_key:
             raise ValueError("api_key must not be empty")
@@ -64,9 +69,47 @@ class Emulator:
             self.state, self.clock, remote_deliveries=remote_deliveries
         )
         self.app = EmulatorApp(self.state, self.dispatcher, rate_limit=rate_limit)
+        self.folder: StateFolder | None = None
+        if state_dir is not None:
+            self.folder = StateFolder(state_dir)
+            try:
+                self._load(self.folder)
+            except BaseException:
+                self.folder.close()
+                raise
         self.api_url = ""
         self.s3_url = ""
         self._servers: list[BackgroundServer] = []
+
+    def _load(self, folder: StateFolder) -> None:
+        """Take the saved state, if any, and save after every change from now on."""
+        saved = folder.read()
+        if saved is not None:
+            try:
+                snapshot.apply(saved, self.state, self.clock, self.dispatcher)
+            except IncompatibleState as error:
+                problem = f"was written by an incompatible version ({error})"
+                raise DamagedStateFile(folder.state_file, problem) from None
+            except (KeyError, TypeError, ValueError) as error:
+                problem = f"is damaged ({type(error).__name__}: {error})"
+                raise DamagedStateFile(folder.state_file, problem) from None
+        self.api_key = self.state.default_account.api_key
+        with self.state.lock:
+            buckets = [store.bucket for store in self.state.object_stores.records.values()]
+        for bucket in folder.objects.stray_buckets(set(buckets)):
+            folder.objects.forget(bucket)
+        for bucket in buckets:
+            self.s3.create_bucket(bucket)
+            folder.objects.restore(bucket)
+
+        def save() -> None:
+            folder.save(lambda: snapshot.capture(self.state, self.clock, self.dispatcher))
+
+        self.app.on_change = save
+        self.dispatcher.on_change = save
+        self.s3.on_change = folder.objects.sync
+        self.s3.on_removed = folder.objects.forget
+        save()
 
     def start(self) -> Emulator:
         s3_server = BackgroundServer(self.host, self.s3_port, self.s3, "S3")
@@ -86,14 +129,22 @@ class Emulator:
         return self
 
     def stop(self) -> None:
+        """Stop both servers (answers in progress finish) and the deliveries; with a state
+        folder, save a last time and release it."""
         for server in self._servers:
             server.stop()
         self._servers = []
         self.dispatcher.stop()
+        if self.folder is not None:
+            if self.app.on_change is not None:
+                self.app.on_change()
+            self.folder.close()
 
     def reset(self) -> None:
         """The same as ``POST /_emulator/reset``."""
         self.app.reset()
+        if self.app.on_change is not None:
+            self.app.on_change()
 
     def __enter__(self) -> Emulator:
         return self.start()

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from types import FrameType
 
 from altostratus.cli._failure import fail
-from altostratus.emulator import Emulator
+from altostratus.emulator import Emulator, StateFileError
 from altostratus.emulator.server import ListenError
 
 _FLAGS = {"API": "--port", "S3": "--s3-port"}
@@ -38,7 +38,36 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace, stop: threading.Event) -> int:
-    emulator = Emulator(
+    try:
+        emulator = _emulator(args)
+    except StateFileError as error:
+        return fail(str(error))
+    try:
+        emulator.start()
+    except ListenError as error:
+        emulator.stop()
+        hint = "pass --host with an address of this machine"
+        if not error.bad_host:
+            hint = f"pass another {_FLAGS.get(error.name, '--port')}, or 0 for a free one"
+        return fail(f"{error}; {hint}")
+    try:
+        print(f"API:     {emulator.api_url}")
+        print(f"S3:      {emulator.s3_url}")
+        print(f"API key: {emulator.api_key}")
+        if emulator.folder is not None:
+            print(f"State:   {emulator.folder.path}")
+        sys.stdout.flush()
+        while not stop.wait(0.5):
+            pass
+    except KeyboardInterrupt:
+        pass
+    finally:
+        emulator.stop()
+    return 0
+
+
+def _emulator(args: argparse.Namespace) -> Emulator:
+    return Emulator(
         host=args.host,
         port=args.port,
         s3_port=args.s3_port,
@@ -48,25 +77,8 @@ def _serve(args: argparse.Namespace, stop: threading.Event) -> int:
         objectstore_ready_seconds=args.objectstore_ready_seconds,
         rate_limit=args.rate_limit,
         remote_deliveries=args.remote_deliveries,
+        state_dir=args.state_dir,
     )
-    try:
-        emulator.start()
-    except ListenError as error:
-        hint = "pass --host with an address of this machine"
-        if not error.bad_host:
-            hint = f"pass another {_FLAGS.get(error.name, '--port')}, or 0 for a free one"
-        return fail(f"{error}; {hint}")
-    try:
-        print(f"API:     {emulator.api_url}")
-        print(f"S3:      {emulator.s3_url}")
-        print(f"API key: {emulator.api_key}", flush=True)
-        while not stop.wait(0.5):
-            pass
-    except KeyboardInterrupt:
-        pass
-    finally:
-        emulator.stop()
-    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -9,7 +9,7 @@ import contextlib
 import logging
 import socket
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from werkzeug.exceptions import HTTPException
@@ -61,6 +61,9 @@ class EmulatorApp:
         self.log = RequestLog()
         self.limiter = RateLimiter(state.clock, rate_limit)
         self.url_map = build_map(ROUTES)
+        #: Called after every request that may change something (any method but GET, HEAD and
+        #: OPTIONS), before it is answered: the state folder's save.
+        self.on_change: Callable[[], None] | None = None
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
         request = Request(environ)
@@ -70,6 +73,14 @@ class EmulatorApp:
             response = json_response(openapi.document())
         else:
             response = self.serve(request)
+        if self.on_change is not None and request.method not in ("GET", "HEAD", "OPTIONS"):
+            try:
+                self.on_change()
+            except Exception:
+                logger.exception("the emulator could not save its state")
+                response = error_response(
+                    EmulatorError("The emulator could not save its state; see its log")
+                )
         result: Iterable[bytes] = response(environ, start_response)
         return result
 

@@ -60,6 +60,10 @@ class S3Service:
         self._lock = threading.Lock()
         self._buckets: set[str] = set()
         self._reserved: dict[str, int] = {}
+        #: Told the bucket's name after each request that may change its objects, and after a
+        #: bucket is removed: the state folder's object files.
+        self.on_change: Callable[[str], None] | None = None
+        self.on_removed: Callable[[str], None] | None = None
 
     def create_bucket(self, name: str) -> None:
         with self._lock:
@@ -70,13 +74,19 @@ class S3Service:
         with self._lock:
             store.delete(name)
             self._buckets.discard(name)
+        if self.on_removed is not None:
+            self.on_removed(name)
 
     def reset(self) -> None:
         """Remove every bucket this service made, with all objects."""
         with self._lock:
-            for name in sorted(self._buckets):
+            removed = sorted(self._buckets)
+            for name in removed:
                 store.delete(name)
             self._buckets.clear()
+        if self.on_removed is not None:
+            for name in removed:
+                self.on_removed(name)
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         request_id = new_request_id()
@@ -127,7 +137,10 @@ class S3Service:
             body = _read_body(environ)
             _check_payload(body, payload_hash, signature, signing_key)
         with self._reservation(bucket, *_size_change(operation, environ, body)):
-            return self._forward(environ, signature, body, start_response)
+            answer = self._forward(environ, signature, body, start_response)
+        if self.on_change is not None and environ["REQUEST_METHOD"] in ("PUT", "POST", "DELETE"):
+            self.on_change(bucket.name)
+        return answer
 
     def _authorize(self, name: str, key: S3Key) -> S3Bucket:
         bucket = self._directory.s3_bucket(name)

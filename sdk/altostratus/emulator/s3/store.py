@@ -92,3 +92,23 @@ def part_size(name: str, upload_id: str, part_number: int) -> int:
     bucket = _bucket(name)
     upload = None if bucket is None else bucket.multiparts.get(upload_id)
     return 0 if upload is None else _size(upload.parts.get(part_number))
+
+
+def bucket_keys(name: str) -> tuple[dict[str, list[Any]], str | None] | None:
+    """Every key of the bucket with its stored versions, and its versioning status."""
+    bucket = _bucket(name)
+    if bucket is None:
+        return None
+    keys = {key_name: list(versions) for key_name, versions in list(dict.items(bucket.keys))}
+    return keys, bucket.versioning_status
+
+
+def restore_keys(name: str, keys: dict[str, list[Any]], versioning: str | None) -> None:
+    """Put keys (with their versions) back into an existing bucket."""
+    bucket = _bucket(name)
+    if bucket is None:
+        return
+    for key_name, versions in keys.items():
+        dict.__setitem__(bucket.keys, key_name, versions)
+    if versioning is not None:
+        bucket.versioning_status = versioning

@@ -73,9 +73,11 @@ class State:
         self.settings = settings or Settings()
         self.accounts = Accounts()
         self.default_account = self.accounts.add(DEFAULT_ACCOUNT_NAME, api_key)
-        self._build()
+        self.rebuild()
 
-    def _build(self) -> None:
+    def rebuild(self, *, with_defaults: bool = True) -> None:
+        """Empty stores; each account's default networks too, unless ``with_defaults`` is false
+        (a saved state brings its own)."""
         self.public_pool = PublicPool()
         self.networks = Networks(self)
         self.firewalls = Firewalls(self)
@@ -84,8 +86,9 @@ class State:
         self.credentials = Credentials(self)
         self.object_stores = ObjectStores(self)
         self.webhooks = Webhooks()
-        for account in self.accounts.by_id.values():
-            self.networks.add_defaults(account.id)
+        if with_defaults:
+            for account in self.accounts.by_id.values():
+                self.networks.add_defaults(account.id)
 
     def reset(self) -> None:
         """Every account but the default one, and every resource, gone; fresh default networks."""
@@ -93,7 +96,7 @@ class State:
             default = self.default_account
             self.accounts = Accounts()
             self.default_account = self.accounts.add(default.name, default.api_key, default.id)
-            self._build()
+            self.rebuild()
 
     def add_account(self, name: str) -> Account:
         with self.lock:

@@ -7,17 +7,22 @@ import heapq
 import hmac
 import itertools
 import json
+import logging
 import random
 import threading
 import uuid
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
+from typing import Any
 
 from altostratus._version import __version__
 from altostratus.emulator.clock import Clock
 from altostratus.emulator.webhooks.events import EVENT_NAMES
 from altostratus.emulator.webhooks.sending import Outcome, post
 from altostratus.emulator.webhooks.targets import DeliveryTarget, WebhookDirectory
+
+logger = logging.getLogger("altostratus.emulator.webhooks")
 
 RETRY_DELAYS = (5 * 60.0, 30 * 60.0, 3600.0, 2 * 3600.0, 6 * 3600.0)
 """Emulated seconds from a failed attempt to the next; after the last retry fails, disable."""
@@ -61,6 +66,8 @@ class WebhookDispatcher:
         self._max_concurrent = max_concurrent
         self._remote = remote_deliveries
         self._refused_ports: frozenset[int] = frozenset()
+        #: Called after each attempt's outcome is recorded: the state folder's save.
+        self.on_change: Callable[[], None] | None = None
         self._cond = threading.Condition()
         self._queue: list[tuple[float, int, _Attempt]] = []
         self._order = itertools.count()
@@ -124,6 +131,19 @@ class WebhookDispatcher:
             self._generation += 1
             self._cond.notify_all()
 
+    def saved(self) -> dict[str, object]:
+        """The attempts waiting (with their due times) and the delivery records, to keep."""
+        with self._cond:
+            queue = [(due, attempt) for due, _, attempt in sorted(self._queue)]
+            return {"queue": queue, "records": [dict(r) for r in self._records]}
+
+    def restore(self, saved: dict[str, Any]) -> None:
+        """Take back what ``saved()`` returned (before the worker starts)."""
+        with self._cond:
+            self._records = [dict(r) for r in saved["records"]]
+            for due, attempt in saved["queue"]:
+                self._push(due, replace(attempt, generation=self._generation))
+
     def wait_idle(self, timeout: float = 10.0) -> bool:
         """Block until no attempt is due now or in flight; False when ``timeout`` passes first."""
         with self._cond:
@@ -164,6 +184,10 @@ class WebhookDispatcher:
             target = self._directory.delivery_target(attempt.webhook_id)
             if target is not None:
                 self._send(attempt, target)
+            if self.on_change is not None:
+                self.on_change()
+        except Exception:
+            logger.exception("a webhook delivery attempt failed")
         finally:
             with self._cond:
                 self._in_flight -= 1

@@ -1,0 +1,101 @@
+"""The state file's encoding: the emulator's records as tagged JSON.
+
+Plain JSON values stay as they are; everything else is an object with one ``@`` tag: ``@record``
+(a dataclass of the emulator, by module and name, with every field), ``@dict``, ``@tuple``,
+``@set``, ``@datetime``, ``@bytes``, ``@network`` and ``@address``. Only dataclasses defined in the
+emulator's own modules are made when reading, and a record whose fields differ from its class's
+(a file from another version of the emulator) is refused: nothing is guessed or dropped.
+"""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+import importlib
+import ipaddress
+from datetime import datetime
+from typing import Any
+
+_MODULES = "altostratus.emulator."
+
+
+class IncompatibleState(ValueError):
+    """The file holds records this version of the emulator does not define the same way."""
+
+
+def encode(value: Any) -> Any:
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, list):
+        return [encode(item) for item in value]
+    if isinstance(value, dict):
+        return {"@dict": [[encode(k), encode(v)] for k, v in value.items()]}
+    if isinstance(value, tuple):
+        return {"@tuple": [encode(item) for item in value]}
+    if isinstance(value, (set, frozenset)):
+        return {"@set": sorted((encode(item) for item in value), key=repr)}
+    if isinstance(value, datetime):
+        return {"@datetime": value.isoformat()}
+    if isinstance(value, bytes):
+        return {"@bytes": base64.b64encode(value).decode("ascii")}
+    if isinstance(value, (ipaddress.IPv4Network, ipaddress.IPv6Network)):
+        return {"@network": str(value)}
+    if isinstance(value, (ipaddress.IPv4Address, ipaddress.IPv6Address)):
+        return {"@address": str(value)}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        kind = type(value)
+        if not kind.__module__.startswith(_MODULES):
+            raise TypeError(f"{kind.__qualname__} is not a record of the emulator")
+        fields = {f.name: encode(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {"@record": f"{kind.__module__}:{kind.__qualname__}", "fields": fields}
+    raise TypeError(f"the state file cannot hold a {type(value).__qualname__}")
+
+
+def decode(value: Any) -> Any:
+    if isinstance(value, list):
+        return [decode(item) for item in value]
+    if not isinstance(value, dict):
+        return value
+    if "@record" in value:
+        return _record(value["@record"], value["fields"])
+    ((tag, body),) = value.items()
+    if tag == "@dict":
+        return {_hashable(decode(k)): decode(v) for k, v in body}
+    if tag == "@tuple":
+        return tuple(decode(item) for item in body)
+    if tag == "@set":
+        return {_hashable(decode(item)) for item in body}
+    if tag == "@datetime":
+        return datetime.fromisoformat(body)
+    if tag == "@bytes":
+        return base64.b64decode(body)
+    if tag == "@network":
+        return ipaddress.ip_network(body)
+    if tag == "@address":
+        return ipaddress.ip_address(body)
+    raise ValueError(f"unknown tag {tag!r}")
+
+
+def _hashable(value: Any) -> Any:
+    return tuple(value) if isinstance(value, list) else value
+
+
+def _record(name: str, fields: dict[str, Any]) -> Any:
+    module_name, _, qualname = name.partition(":")
+    if not module_name.startswith(_MODULES):
+        raise IncompatibleState(f"{name} is not a record of the emulator")
+    try:
+        kind: Any = importlib.import_module(module_name)
+        for part in qualname.split("."):
+            kind = getattr(kind, part)
+    except (ImportError, AttributeError):
+        raise IncompatibleState(f"this version has no record type {name}") from None
+    if not (isinstance(kind, type) and dataclasses.is_dataclass(kind)):
+        raise IncompatibleState(f"{name} is not a record type")
+    expected = {f.name for f in dataclasses.fields(kind)}
+    if set(fields) != expected:
+        raise IncompatibleState(f"{qualname} records have other fields in this version")
+    record = object.__new__(kind)
+    for field_name, encoded in fields.items():
+        object.__setattr__(record, field_name, decode(encoded))
+    return record
