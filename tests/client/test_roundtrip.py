@@ -29,6 +29,8 @@ BACKEND: dict[str, Any] = {
 
 
 def admin(emulator: Emulator, method: str, path: str, body: Any = None) -> Any:
+    if body is None and method != "GET":
+        body = {}
     response = httpx.request(method, f"{emulator.api_url}/_emulator/{path}", json=body)
     response.raise_for_status()
     return response.json()

@@ -153,6 +153,10 @@ class Api:
         return reply
 
     def admin(self, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
+        """An admin call; a change is sent as JSON (``{}`` when there is no body), as the admin
+        endpoints require."""
+        if body is None and method not in ("GET", "HEAD"):
+            body = {}
         return self.ok(method, "/_emulator" + path, body, form=False)
 
     def advance(self, seconds: float) -> None:

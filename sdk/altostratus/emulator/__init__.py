@@ -24,6 +24,7 @@ from altostratus.emulator.persistence import StateFileError, StateFolder, snapsh
 from altostratus.emulator.persistence.codec import IncompatibleState
 from altostratus.emulator.persistence.files import DamagedStateFile
 from altostratus.emulator.s3 import S3Service
+from altostratus.emulator.same_origin import served_hosts
 from altostratus.emulator.server import BackgroundServer
 from altostratus.emulator.state import Settings, State
 from altostratus.emulator.webhooks import WebhookDispatcher
@@ -121,6 +122,7 @@ class Emulator:
         self.s3_url = s3_server.url(self.host)
         self.api_url = api_server.url(self.host)
         self.state.settings.s3_url = self.s3_url
+        self.app.served_hosts = served_hosts(self.host, api_server.port)
         self._servers = [s3_server, api_server]
         self.dispatcher.refuse_ports({s3_server.port, api_server.port})
         self.dispatcher.start()

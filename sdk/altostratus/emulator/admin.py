@@ -6,6 +6,7 @@ They need no service key and speak JSON. See the project's emulator documentatio
 from __future__ import annotations
 
 import ipaddress
+import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -14,6 +15,8 @@ from werkzeug.exceptions import MethodNotAllowed as RoutingMethodNotAllowed
 from werkzeug.routing import Map, Rule
 from werkzeug.wrappers import Request, Response
 
+from altostratus.emulator import same_origin
+from altostratus.emulator.clock import check_advance, check_time_scale
 from altostratus.emulator.errors import (
     EmulatorError,
     Forbidden,
@@ -30,6 +33,7 @@ if TYPE_CHECKING:
     from altostratus.emulator.app import EmulatorApp
 
 AdminHandler = Callable[..., Any]
+logger = logging.getLogger("altostratus.emulator")
 
 
 def health(app: EmulatorApp, body: dict[str, Any]) -> Any:
@@ -37,6 +41,8 @@ def health(app: EmulatorApp, body: dict[str, Any]) -> Any:
 
 
 def reset(app: EmulatorApp, body: dict[str, Any]) -> Any:
+    if body:
+        raise invalid(sorted(body)[0], "reset takes no settings")
     app.reset()
     return {"result": "success"}
 
@@ -83,15 +89,26 @@ def get_clock(app: EmulatorApp, body: dict[str, Any]) -> Any:
 
 
 def move_clock(app: EmulatorApp, body: dict[str, Any]) -> Any:
-    seconds = body.get("advance_seconds", 0)
-    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or seconds < 0:
-        raise invalid("advance_seconds", "advance_seconds must be a number from 0")
+    """Validates both values before changing either: finite numbers within the clock's bounds."""
+    unknown = sorted(set(body) - {"advance_seconds", "time_scale"})
+    if unknown:
+        raise invalid(unknown[0], f"{unknown[0]} is not a clock setting")
+    clock = app.state.clock
+    try:
+        seconds = check_advance(body.get("advance_seconds", 0))
+    except ValueError as error:
+        raise invalid("advance_seconds", str(error)) from None
     scale = body.get("time_scale")
+    try:
+        scale = None if scale is None else check_time_scale(scale)
+    except ValueError as error:
+        raise invalid("time_scale", str(error)) from None
+    try:
+        clock.advance(seconds)
+    except ValueError as error:
+        raise invalid("advance_seconds", str(error)) from None
     if scale is not None:
-        if isinstance(scale, bool) or not isinstance(scale, (int, float)) or scale <= 0:
-            raise invalid("time_scale", "time_scale must be a positive number")
-        app.state.clock.time_scale = float(scale)
-    app.state.clock.advance(float(seconds))
+        clock.time_scale = scale
     return _clock(app)
 
 
@@ -191,6 +208,7 @@ def dispatch(app: EmulatorApp, request: Request) -> Response:
     try:
         if not _is_loopback(request.remote_addr):
             raise Forbidden("The emulator's admin endpoints answer loopback callers only")
+        same_origin.check(request, app.served_hosts)
         adapter = _MAP.bind_to_environ(request.environ)
         try:
             handler, args = adapter.match()
@@ -200,6 +218,10 @@ def dispatch(app: EmulatorApp, request: Request) -> Response:
             raise MethodNotAllowed(reason, allowed) from None
         except HTTPException:
             raise NotFound(f"No admin endpoint at {request.path}", "not_found") from None
+        same_origin.check_json_body(request)
         return json_response(handler(app, _body(request), **args))
     except EmulatorError as error:
         return error_response(error)
+    except Exception:
+        logger.exception("the admin endpoint failed on %s %s", request.method, request.path)
+        return error_response(EmulatorError("The emulator failed unexpectedly"))

@@ -17,7 +17,7 @@ from werkzeug.exceptions import MethodNotAllowed as RoutingMethodNotAllowed
 from werkzeug.routing import Map, Rule
 from werkzeug.wrappers import Request, Response
 
-from altostratus.emulator import admin, openapi
+from altostratus.emulator import admin, limits, openapi
 from altostratus.emulator.call import Call, EventSink, Route
 from altostratus.emulator.errors import (
     EmulatorError,
@@ -64,8 +64,16 @@ class EmulatorApp:
         #: Called after every request that may change something (any method but GET, HEAD and
         #: OPTIONS), before it is answered: the state folder's save.
         self.on_change: Callable[[], None] | None = None
+        #: The ``Host`` values naming the API where it is served (set by ``Emulator.start``);
+        #: admin requests for any other host are refused. None: not served, not checked.
+        self.served_hosts: frozenset[str] | None = None
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
+        try:
+            limits.buffer_body(environ)
+        except EmulatorError as error:
+            refused: Iterable[bytes] = error_response(error)(environ, start_response)
+            return refused
         request = Request(environ)
         if request.path == "/_emulator" or request.path.startswith("/_emulator/"):
             response = admin.dispatch(self, request)
@@ -86,7 +94,8 @@ class EmulatorApp:
 
     def reset(self) -> None:
         """Every account but the default one, resource, fault, log entry, S3 object and delivery
-        gone."""
+        gone; the clock back to the current time at the time scale the emulator started with."""
+        self.state.clock.restart()
         self.state.reset()
         self.faults.clear()
         self.log.clear()

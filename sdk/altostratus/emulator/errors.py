@@ -68,6 +68,15 @@ class Conflict(EmulatorError):
     default_code = "conflict"
 
 
+class PayloadTooLarge(EmulatorError):
+    status = 413
+    default_code = "request_too_large"
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.headers["Connection"] = "close"  # the body was not read: the connection ends
+
+
 class UnsupportedMediaType(EmulatorError):
     status = 415
     default_code = "unsupported_media_type"

@@ -7,11 +7,11 @@ absent. Every failure names the parameter (``parameter_<name>_invalid`` / ``_mis
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
-from altostratus.emulator.errors import invalid, missing
+from altostratus.emulator.errors import BadRequest, invalid, missing
+from altostratus.emulator.limits import MAX_INTEGER_DIGITS, check_text, parse_json
 
 T = TypeVar("T")
 
@@ -40,6 +40,7 @@ class Params:
             return None
         if not isinstance(value, str):
             raise invalid(name, f"The parameter {name} must be text")
+        check_text(name, value)
         if not allow_empty and not value.strip():
             if required:
                 raise missing(name)
@@ -94,8 +95,8 @@ class Params:
         value = self._values.get(name)
         if self.form and isinstance(value, str):
             try:
-                return json.loads(value)
-            except ValueError:
+                return parse_json(value.encode())
+            except BadRequest:
                 raise invalid(name, f"The parameter {name} must be JSON text") from None
         return value
 
@@ -110,7 +111,8 @@ def parse_integer(value: Any) -> int | None:
         return int(value)
     if isinstance(value, str):
         text = value.strip()
-        if text.lstrip("-").isdigit() and text.isascii():
+        digits = text.removeprefix("-")
+        if digits.isdigit() and digits.isascii() and len(digits) <= MAX_INTEGER_DIGITS:
             return int(text)
     return None
 

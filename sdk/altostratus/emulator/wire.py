@@ -9,6 +9,7 @@ from typing import Any
 from werkzeug.wrappers import Request, Response
 
 from altostratus.emulator.errors import BadRequest, EmulatorError, UnsupportedMediaType
+from altostratus.emulator.limits import parse_json
 from altostratus.emulator.params import Params
 from altostratus.emulator.state.base import DEFAULT_REGION, REGIONS
 
@@ -26,13 +27,10 @@ def error_response(error: EmulatorError) -> Response:
 
 
 def json_object(data: bytes) -> dict[str, Any]:
-    """A JSON object body; empty for no body, 400 for anything but an object."""
+    """A JSON object body within the limits; empty for no body, 400 for anything but an object."""
     if not data.strip():
         return {}
-    try:
-        body = json.loads(data)
-    except ValueError:
-        raise BadRequest("The body is not valid JSON", "parameter_body_invalid") from None
+    body = parse_json(data)
     if not isinstance(body, dict):
         raise BadRequest("The body must be a JSON object", "parameter_body_invalid")
     return body

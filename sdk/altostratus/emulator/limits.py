@@ -1,0 +1,127 @@
+"""The bounds on what a request may carry, each answered with a 4xx in the error format.
+
+A body is read only up to ``MAX_BODY_BYTES`` (413 past it, whatever the Content-Length claims
+or a chunked body turns out to hold); a body that cannot be read (a malformed chunk, a body
+shorter than announced) is a 400. A JSON body is refused (400) when it nests deeper than
+``MAX_DEPTH``, holds an array or object of more than ``MAX_ITEMS`` entries, an integer of more
+than ``MAX_INTEGER_DIGITS`` digits, a string longer than ``MAX_TEXT`` characters, or NaN and the
+infinities (which JSON does not have). Text parameters are refused when they hold control
+characters, and names and labels past ``MAX_NAME`` characters (see ``Params.text``).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import Any
+
+from altostratus.emulator.errors import BadRequest, PayloadTooLarge, invalid
+
+MAX_BODY_BYTES = 1024 * 1024
+MAX_DEPTH = 16
+MAX_ITEMS = 1000
+MAX_INTEGER_DIGITS = 20
+MAX_TEXT = 16 * 1024
+MAX_NAME = 255
+#: Parameters whose text is a name: shorter than other text.
+NAME_FIELDS = frozenset({"name", "label", "description"})
+
+
+_CHUNK = 64 * 1024
+
+
+def buffer_body(environ: dict[str, Any]) -> None:
+    """Read the request's body once, within ``MAX_BODY_BYTES``, and put it back as a buffer
+    of known length, so that whatever reads it next reads it whole and cannot fail."""
+    too_large = PayloadTooLarge(f"The body is larger than {MAX_BODY_BYTES} bytes")
+    terminated = bool(environ.get("wsgi.input_terminated"))
+    try:
+        length = None if terminated else int(environ.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        raise BadRequest("Content-Length is not a number", "parameter_body_invalid") from None
+    if length is not None and length > MAX_BODY_BYTES:
+        raise too_large
+    stream = environ["wsgi.input"]
+    chunks: list[bytes] = []
+    size = 0
+    try:
+        while length is None or size < length:
+            wanted = _CHUNK if length is None else min(_CHUNK, length - size)
+            chunk = stream.read(wanted)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > MAX_BODY_BYTES:
+                raise too_large
+    except PayloadTooLarge:
+        raise
+    except Exception:  # the peer's bytes: a malformed chunk, a dropped connection
+        raise BadRequest(
+            "The body could not be read (malformed chunked encoding or a broken connection)",
+            "parameter_body_invalid",
+        ) from None
+    if length is not None and size < length:
+        raise BadRequest("The body ended before its Content-Length", "parameter_body_invalid")
+    data = b"".join(chunks)
+    environ["wsgi.input"] = io.BytesIO(data)
+    environ["CONTENT_LENGTH"] = str(len(data))
+    environ["wsgi.input_terminated"] = False
+    environ.pop("HTTP_TRANSFER_ENCODING", None)
+
+
+def _integer(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_INTEGER_DIGITS:
+        raise ValueError(f"an integer of more than {MAX_INTEGER_DIGITS} digits")
+    return int(text)
+
+
+def _constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def parse_json(data: bytes) -> Any:
+    """``data`` as JSON within the bounds above; ``BadRequest`` naming what is wrong."""
+    try:
+        value = json.loads(data, parse_int=_integer, parse_constant=_constant)
+    except RecursionError:
+        raise BadRequest(
+            f"The body nests deeper than {MAX_DEPTH} levels", "parameter_body_invalid"
+        ) from None
+    except ValueError as error:
+        reason = str(error).split(":")[0] if "integer" in str(error) else "not valid JSON"
+        raise BadRequest(f"The body is {reason}", "parameter_body_invalid") from None
+    check_shape(value)
+    return value
+
+
+def check_shape(value: Any, field: str | None = None, depth: int = 0) -> None:
+    """400 naming the top-level field when ``value`` passes a bound on depth, size or text."""
+    if depth > MAX_DEPTH:
+        raise _refused(field, f"nests deeper than {MAX_DEPTH} levels")
+    if isinstance(value, str):
+        if len(value) > MAX_TEXT:
+            raise _refused(field, f"holds text longer than {MAX_TEXT} characters")
+    elif isinstance(value, (list, dict)):
+        if len(value) > MAX_ITEMS:
+            raise _refused(field, f"holds more than {MAX_ITEMS} entries")
+        items = value.items() if isinstance(value, dict) else ((None, v) for v in value)
+        for key, item in items:
+            if key is not None:
+                check_shape(key, field, depth + 1)
+            check_shape(item, field if field is not None or depth else key, depth + 1)
+
+
+def _refused(field: str | None, problem: str) -> BadRequest:
+    if field is None:
+        return BadRequest(f"The body {problem}", "parameter_body_invalid")
+    return invalid(field, f"The parameter {field} {problem}")
+
+
+def check_text(name: str, value: str) -> None:
+    """400 when a text parameter holds control characters, or a name is too long."""
+    if any(ch < " " or "\x7f" <= ch <= "\x9f" or ch in "\u2028\u2029" for ch in value):
+        raise invalid(name, f"The parameter {name} must not hold control characters")
+    limit = MAX_NAME if name in NAME_FIELDS else MAX_TEXT
+    if len(value) > limit:
+        raise invalid(name, f"The parameter {name} must be at most {limit} characters")

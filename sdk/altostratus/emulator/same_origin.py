@@ -1,0 +1,68 @@
+"""Who may use the admin endpoints: a program on this machine, never a web page elsewhere.
+
+The admin endpoints answer loopback callers only, and a browser on the same machine is one: a
+page from any site could otherwise POST to ``http://127.0.0.1:8787/_emulator/reset``, or point a
+name it controls at 127.0.0.1 and read ``/_emulator/accounts`` (DNS rebinding). So an admin
+request is refused (403) when
+
+- its ``Host`` is not an address the API is served at (``127.0.0.1``, ``localhost``, ``[::1]``
+  or the host it listens on, with the API port): a rebound name fails here;
+- it carries an ``Origin`` other than such an address (browsers send one on cross-site requests,
+  and on every POST);
+- it would change something (any method but GET and HEAD) without ``Content-Type:
+  application/json`` (415): a page cannot send that across sites without a CORS preflight, which
+  the emulator never grants.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from urllib.parse import urlsplit
+
+from werkzeug.wrappers import Request
+
+from altostratus.emulator.errors import Forbidden, UnsupportedMediaType
+
+_LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
+
+
+def served_hosts(host: str, port: int) -> frozenset[str]:
+    """The ``Host`` values that name the API at ``host:port``."""
+    names = {*_LOOPBACK_NAMES, f"[{host}]" if ":" in host else host}
+    hosts = {f"{name}:{port}" for name in names}
+    if port == 80:
+        hosts |= names
+    return frozenset(h.lower() for h in hosts)
+
+
+def check(request: Request, hosts: Iterable[str] | None) -> None:
+    """Refuse an admin request that may come from another site (see the module's rules).
+    ``hosts`` None (an application not served by ``Emulator``) skips the ``Host`` rule."""
+    allowed = None if hosts is None else frozenset(hosts)
+    host = request.headers.get("Host", "").strip().lower()
+    if allowed is not None and host not in allowed:
+        raise Forbidden(
+            f"The admin endpoints answer requests for this emulator's own address only, "
+            f"not Host {host[:100]!r}",
+            "admin_cross_site",
+        )
+    origin = request.headers.get("Origin")
+    if origin is not None and not _same_origin(origin, allowed or frozenset({host})):
+        raise Forbidden(
+            "The admin endpoints do not answer other sites' pages (Origin "
+            f"{origin.strip()[:100]!r})",
+            "admin_cross_site",
+        )
+
+
+def check_json_body(request: Request) -> None:
+    """415 for a change (any method but GET and HEAD) not sent as JSON."""
+    if request.method not in ("GET", "HEAD") and request.mimetype != "application/json":
+        raise UnsupportedMediaType(
+            "Admin changes take a JSON body: send Content-Type: application/json"
+        )
+
+
+def _same_origin(origin: str, hosts: frozenset[str]) -> bool:
+    parts = urlsplit(origin.strip().lower())
+    return parts.scheme == "http" and not parts.path.strip("/") and parts.netloc in hosts
