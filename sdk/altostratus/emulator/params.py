@@ -7,7 +7,7 @@ absent. Every failure names the parameter (``parameter_<name>_invalid`` / ``_mis
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import Any, TypeVar
 
 from altostratus.emulator.errors import BadRequest, invalid, missing
@@ -131,17 +131,3 @@ def page_params(query: Mapping[str, str]) -> tuple[int, int]:
             raise invalid(name, f"The parameter {name} must be a whole number from 1{bound}")
         result.append(number)
     return result[0], result[1]
-
-
-def paginate(
-    records: Sequence[T], describe: Callable[[T], dict[str, Any]], page: int, per_page: int
-) -> dict[str, Any]:
-    """One page of ``records``; only the records on the page are described."""
-    pages = max(1, -(-len(records) // per_page))
-    start = (page - 1) * per_page
-    return {
-        "page": page,
-        "per_page": per_page,
-        "pages": pages,
-        "items": [describe(record) for record in records[start : start + per_page]],
-    }

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from altostratus.emulator.call import SUCCESS, Call, Route
-from altostratus.emulator.params import page_params, paginate
+from altostratus.emulator.params import page_params
 from altostratus.emulator.routes.object_stores import SIZE
 from altostratus.emulator.state.credentials import Credential
 
@@ -16,8 +16,8 @@ def _credential(call: Call, credential_id: str) -> Credential:
 
 def list_credentials(call: Call) -> dict[str, Any]:
     page, per_page = page_params(call.query)
-    credentials = call.state.credentials.all(call.account_id, call.region)
-    return paginate(credentials, lambda c: c.describe(), page, per_page)
+    credentials = call.state.credentials
+    return credentials.page(call.account_id, call.region, page, per_page, lambda c: c.describe())
 
 
 def get_credential(call: Call, credential_id: str) -> dict[str, Any]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from altostratus.emulator.call import SUCCESS, Call, Route
-from altostratus.emulator.params import page_params, paginate
+from altostratus.emulator.params import page_params
 from altostratus.emulator.state.object_stores import ObjectStore
 
 SIZE = {"minimum": 1, "maximum": 1_000_000}
@@ -18,7 +18,7 @@ def _store(call: Call, store_id: str) -> ObjectStore:
 def list_stores(call: Call) -> dict[str, Any]:
     page, per_page = page_params(call.query)
     stores = call.state.object_stores
-    return paginate(stores.all(call.account_id, call.region), stores.describe, page, per_page)
+    return stores.page(call.account_id, call.region, page, per_page, stores.describe)
 
 
 def get_store(call: Call, store_id: str) -> dict[str, Any]:

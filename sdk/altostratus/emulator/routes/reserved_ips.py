@@ -6,7 +6,7 @@ from typing import Any
 
 from altostratus.emulator.call import SUCCESS, Call, Route, pick
 from altostratus.emulator.errors import missing
-from altostratus.emulator.params import page_params, paginate
+from altostratus.emulator.params import page_params
 from altostratus.emulator.state.reserved_ips import ReservedIp
 
 
@@ -16,11 +16,12 @@ def _reserved(call: Call, reserved_id: str) -> ReservedIp:
 
 def list_ips(call: Call) -> dict[str, Any]:
     page, per_page = page_params(call.query)
-    return paginate(
-        call.state.reserved_ips.all(call.account_id, call.region),
-        lambda r: {"id": r.id, "name": r.name, "ip": r.ip},
+    return call.state.reserved_ips.page(
+        call.account_id,
+        call.region,
         page,
         per_page,
+        lambda r: {"id": r.id, "name": r.name, "ip": r.ip},
     )
 
 

@@ -78,13 +78,12 @@ class Accounts:
 def usage(state: State, account_id: str) -> dict[str, int]:
     """What each quota field counts, from the account's live records in every region."""
     counts = dict.fromkeys(QUOTA_NAMES, 0)
-    counts["network_count"] = sum(1 for n in state.networks.all(account_id) if not n.default)
-    firewalls = state.firewalls.all(account_id)
-    counts["security_group"] = len(firewalls)
-    counts["security_group_rule"] = sum(len(f.rules) for f in firewalls)
-    counts["public_ip_address"] = len(state.reserved_ips.all(account_id)) + len(
-        state.load_balancers.all(account_id)
-    )
+    counts["network_count"] = state.networks.count_own(account_id)
+    counts["security_group"] = state.firewalls.records.count(account_id)
+    counts["security_group_rule"] = sum(len(f.rules) for f in state.firewalls.all(account_id))
+    counts["public_ip_address"] = state.reserved_ips.records.count(
+        account_id
+    ) + state.load_balancers.records.count(account_id)
     return counts
 
 

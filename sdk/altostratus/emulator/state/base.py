@@ -3,11 +3,12 @@ answer 404 for anything outside that scope, and the side effects a change queues
 
 from __future__ import annotations
 
+import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from altostratus.emulator.errors import duplicate_name, not_found
 
@@ -55,25 +56,77 @@ class Record:
 R = TypeVar("R", bound=Record)
 
 
+#: Real seconds a deleted record keeps its place in its scope's listing order.
+KEEP_PLACE_SECONDS = 600.0
+#: Deleted records whose places are kept at most, per scope, beyond the scope's live records.
+KEPT_PLACES = 1000
+
+
 class RecordTable(dict[str, R]):
     """Records by id, also indexed by account and region, so that listing one account's records
-    of a region costs what that account holds, not what the whole emulator holds."""
+    of a region costs what that account holds, not what the whole emulator holds.
+
+    Each scope also keeps its records' order of creation, in which a deleted record keeps its
+    place for ``KEEP_PLACE_SECONDS`` (``KEPT_PLACES`` of them at most): the pages of a listing
+    are cut from that order, so a record that exists throughout a paged listing stays on the
+    same page, and appears exactly once, whatever is created (at the end) or deleted meanwhile.
+    """
 
     def __init__(self) -> None:
         super().__init__()
         self.scoped: dict[tuple[str, str], dict[str, R]] = {}
+        self.counts: dict[str, int] = {}
+        self._order: dict[tuple[str, str], list[str]] = {}
+        self._deleted: dict[tuple[str, str], dict[str, float]] = {}
 
     def __setitem__(self, record_id: str, record: R) -> None:
+        new = record_id not in self
         super().__setitem__(record_id, record)
-        self.scoped.setdefault((record.account_id, record.region), {})[record_id] = record
+        scope = (record.account_id, record.region)
+        self.scoped.setdefault(scope, {})[record_id] = record
+        if new:
+            self._order.setdefault(scope, []).append(record_id)
+            self.counts[record.account_id] = self.counts.get(record.account_id, 0) + 1
 
     def __delitem__(self, record_id: str) -> None:
         record = self[record_id]
         super().__delitem__(record_id)
-        scope = self.scoped[(record.account_id, record.region)]
+        key = (record.account_id, record.region)
+        scope = self.scoped[key]
         del scope[record_id]
         if not scope:
-            del self.scoped[(record.account_id, record.region)]
+            del self.scoped[key]
+        self.counts[record.account_id] -= 1
+        deleted = self._deleted.setdefault(key, {})
+        deleted[record_id] = time.monotonic()
+        if len(deleted) > KEPT_PLACES:
+            self._forget_places(key, time.monotonic())
+
+    def count(self, account_id: str) -> int:
+        """How many records the account holds, in every region."""
+        return self.counts.get(account_id, 0)
+
+    def _forget_places(self, key: tuple[str, str], now: float) -> None:
+        deleted = self._deleted.get(key, {})
+        old = {i for i, at in deleted.items() if now - at > KEEP_PLACE_SECONDS}
+        excess = len(deleted) - len(old) - KEPT_PLACES
+        if excess > 0:
+            old.update(sorted(set(deleted) - old, key=deleted.__getitem__)[:excess])
+        if not old:
+            return
+        self._order[key] = [i for i in self._order.get(key, []) if i not in old]
+        for record_id in old:
+            del deleted[record_id]
+
+    def page(self, account_id: str, region: str, number: int, size: int) -> tuple[list[R], int]:
+        """Page ``number`` (from 1) of ``size`` places in the scope's order, with the records
+        still there, and how many pages the order makes."""
+        key = (account_id, region)
+        self._forget_places(key, time.monotonic())
+        order = self._order.get(key, [])
+        live = self.scoped.get(key, {})
+        chosen = order[(number - 1) * size : number * size]
+        return [live[i] for i in chosen if i in live], max(1, -(-len(order) // size))
 
     def in_scope(self, account_id: str, region: str | None) -> list[R]:
         if region is not None:
@@ -107,6 +160,20 @@ class Store(Generic[R]):
     def all(self, account_id: str, region: str | None = None) -> list[R]:
         """The account's records (of one region, when given), oldest first."""
         return self.records.in_scope(account_id, region)
+
+    def page(
+        self,
+        account_id: str,
+        region: str,
+        number: int,
+        size: int,
+        describe: Callable[[R], dict[str, Any]],
+    ) -> dict[str, Any]:
+        """One page of the account's records of ``region``, stable under concurrent changes
+        (see ``RecordTable``)."""
+        records, pages = self.records.page(account_id, region, number, size)
+        items = [describe(record) for record in records]
+        return {"page": number, "per_page": size, "pages": pages, "items": items}
 
     def check_name_free(
         self, account_id: str, region: str, name: str, exclude_id: str | None = None

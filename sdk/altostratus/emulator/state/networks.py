@@ -60,6 +60,15 @@ class Networks(Store[Network]):
         super().__init__(state)
         self._ranges: dict[tuple[str, str], RangeAllocator] = {}
 
+    def count_own(self, account_id: str) -> int:
+        """The account's networks but the default ones (the first of each region's, kept for
+        good), without looking at every network."""
+        defaults = 0
+        for region in REGIONS:
+            first = next(iter(self.records.scoped.get((account_id, region), {}).values()), None)
+            defaults += first is not None and first.default
+        return self.records.count(account_id) - defaults
+
     def ranges(self, account_id: str, region: str) -> RangeAllocator:
         """The ranges the account's networks of ``region`` cover, built on first use and kept
         up to date by every add and delete."""

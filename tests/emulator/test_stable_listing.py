@@ -1,0 +1,34 @@
+"""A paged listing sees every record that exists throughout it exactly once, whatever is created
+or deleted between its pages."""
+
+from __future__ import annotations
+
+from altostratus.emulator import Emulator
+
+from .test_server import call
+
+
+def test_records_existing_throughout_a_listing_appear_exactly_once(
+    fresh_emulator: Emulator,
+) -> None:
+    fresh_emulator.state.default_account.limits["public_ip_address"] = 400
+    made = [call(fresh_emulator, "POST", "/v2/vpc/ips", {"name": f"ip{n}"})[1] for n in range(150)]
+    victims = [ip["id"] for ip in made[::3]]  # a third of them, spread over every page
+    kept = {ip["id"] for ip in made} - set(victims)
+    seen: list[str] = []
+    page, pages, added = 1, 1, 0
+    while page <= pages:
+        status, answer = call(fresh_emulator, "GET", f"/v2/vpc/ips?page={page}&per_page=10")
+        assert status == 200
+        seen += [item["id"] for item in answer["items"]]
+        pages = answer["pages"]
+        for _ in range(2):  # delete ahead of and behind the listing, and add more
+            if victims:
+                victim = victims.pop(0 if page % 2 else -1)
+                assert call(fresh_emulator, "DELETE", f"/v2/vpc/ips/{victim}")[0] == 200
+        call(fresh_emulator, "POST", "/v2/vpc/ips", {"name": f"new{added}"})
+        added += 1
+        page += 1
+    counts = {record_id: seen.count(record_id) for record_id in kept}
+    assert set(counts.values()) == {1}, [i for i, c in counts.items() if c != 1]
+    assert len(seen) == len(set(seen))
