@@ -31,7 +31,7 @@ def raw(emulator: Emulator, head: str, body: bytes = b"") -> tuple[int, dict[str
         try:  # the emulator may answer (and close) before it has read everything
             sock.sendall(request)
             sock.shutdown(socket.SHUT_WR)
-        except (BrokenPipeError, ConnectionResetError):
+        except OSError:
             pass
         answer = b""
         while chunk := sock.recv(65536):

@@ -28,6 +28,21 @@ NAME_FIELDS = frozenset({"name", "label", "description"})
 
 
 _CHUNK = 64 * 1024
+#: How much of a too-large body is read and dropped before the 413, so that a client still
+#: sending it reads the answer instead of a reset connection; past it the connection is cut.
+_DRAINED_BYTES = 8 * MAX_BODY_BYTES
+
+
+def _drain(stream: Any, length: int | None) -> None:
+    left = _DRAINED_BYTES if length is None else min(length, _DRAINED_BYTES)
+    try:
+        while left > 0:
+            chunk = stream.read(min(_CHUNK, left))
+            if not chunk:
+                return
+            left -= len(chunk)
+    except Exception:  # the answer is a 413 either way
+        return
 
 
 def buffer_body(environ: dict[str, Any]) -> None:
@@ -39,9 +54,10 @@ def buffer_body(environ: dict[str, Any]) -> None:
         length = None if terminated else int(environ.get("CONTENT_LENGTH") or 0)
     except ValueError:
         raise BadRequest("Content-Length is not a number", "parameter_body_invalid") from None
-    if length is not None and length > MAX_BODY_BYTES:
-        raise too_large
     stream = environ["wsgi.input"]
+    if length is not None and length > MAX_BODY_BYTES:
+        _drain(stream, length)
+        raise too_large
     chunks: list[bytes] = []
     size = 0
     try:
@@ -53,6 +69,7 @@ def buffer_body(environ: dict[str, Any]) -> None:
             chunks.append(chunk)
             size += len(chunk)
             if size > MAX_BODY_BYTES:
+                _drain(stream, None if length is None else length - size)
                 raise too_large
     except PayloadTooLarge:
         raise
