@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from altostratus.providers import LoadBalancer as LoadBalancer
     from altostratus.providers import LoadBalancerArgs as LoadBalancerArgs
     from altostratus.providers import LoadBalancerBackendArgs as LoadBalancerBackendArgs
+    from altostratus.providers import LoadBalancerBackendArgsDict as LoadBalancerBackendArgsDict
     from altostratus.providers import Network as Network
     from altostratus.providers import NetworkArgs as NetworkArgs
     from altostratus.providers import ObjectStore as ObjectStore

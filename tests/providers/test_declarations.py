@@ -19,7 +19,9 @@ from altostratus.providers._resource import AltostratusResource
 README = Path(__file__).parents[2] / "README.md"
 
 RESOURCES: dict[str, type[AltostratusResource[Any]]] = {
-    name: getattr(resources, name) for name in resources.__all__ if not name.endswith("Args")
+    name: value
+    for name, value in vars(resources).items()
+    if isinstance(value, type) and issubclass(value, AltostratusResource)
 }
 COLLECTIONS = {
     "Network": "networks",

@@ -12,6 +12,7 @@ from altostratus.providers.load_balancer import (
     LoadBalancer,
     LoadBalancerArgs,
     LoadBalancerBackendArgs,
+    LoadBalancerBackendArgsDict,
 )
 from altostratus.providers.network import Network, NetworkArgs
 from altostratus.providers.object_store import ObjectStore, ObjectStoreArgs
@@ -30,6 +31,7 @@ __all__ = [
     "LoadBalancer",
     "LoadBalancerArgs",
     "LoadBalancerBackendArgs",
+    "LoadBalancerBackendArgsDict",
     "Network",
     "NetworkArgs",
     "ObjectStore",

@@ -2,7 +2,8 @@
 
 A resource class declares its outputs as annotated ``pulumi.Output`` attributes; they are seeded
 as None in the properties so Pulumi exposes them, and the ones named in ``_secret_outputs`` are
-registered as ``additional_secret_outputs``.
+registered as ``additional_secret_outputs``. Its inputs are its ``Args`` dataclass's fields; its
+typed ``__init__`` is generated from them (see ``_codegen``).
 """
 
 from __future__ import annotations
@@ -57,16 +58,12 @@ class AltostratusResource(pulumi.dynamic.Resource, Generic[ArgsT]):
         resource_name: str,
         args: ArgsT | None = None,
         opts: pulumi.ResourceOptions | None = None,
-        **kwargs: Any,
+        **inputs: Any,
     ) -> None:
-        allowed = {field.name for field in dataclasses.fields(self._args_class)}
-        unknown = sorted(set(kwargs) - allowed)
-        if unknown:
-            raise TypeError(
-                f"{type(self).__name__} got unknown inputs {unknown}; inputs: {sorted(allowed)}"
-            )
+        """``inputs`` given as keywords (each resource's generated ``__init__`` lists them) add to
+        ``args``, or replace its values; None means left out."""
         props: dict[str, Any] = plain(args) if args is not None else {}
-        props.update({k: plain(v) for k, v in kwargs.items() if v is not None})
+        props.update({k: plain(v) for k, v in inputs.items() if v is not None})
         for name in self._output_names:
             props.setdefault(name, None)
         props[NAME_PREFIX] = resource_name

@@ -70,3 +70,27 @@ class Firewall(AltostratusResource[FirewallArgs], module="altostratus", name="Fi
     rules: pulumi.Output[list[dict[str, Any]]]
     region: pulumi.Output[str]
     create_default_rules: pulumi.Output[bool]
+
+    # <generated: Firewall.__init__>
+    def __init__(
+        self,
+        resource_name: str,
+        args: FirewallArgs | None = None,
+        opts: pulumi.ResourceOptions | None = None,
+        *,
+        network_id: pulumi.Input[str] | None = None,
+        name: pulumi.Input[str] | None = None,
+        region: pulumi.Input[str] | None = None,
+        create_default_rules: pulumi.Input[bool] | None = None,
+    ) -> None:
+        super().__init__(
+            resource_name,
+            args,
+            opts,
+            network_id=network_id,
+            name=name,
+            region=region,
+            create_default_rules=create_default_rules,
+        )
+
+    # </generated>

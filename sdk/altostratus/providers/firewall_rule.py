@@ -143,3 +143,37 @@ class FirewallRule(
     label: pulumi.Output[str]
     action: pulumi.Output[str]
     region: pulumi.Output[str]
+
+    # <generated: FirewallRule.__init__>
+    def __init__(
+        self,
+        resource_name: str,
+        args: FirewallRuleArgs | None = None,
+        opts: pulumi.ResourceOptions | None = None,
+        *,
+        firewall_id: pulumi.Input[str] | None = None,
+        protocol: pulumi.Input[str] | None = None,
+        start_port: pulumi.Input[str] | None = None,
+        end_port: pulumi.Input[str] | None = None,
+        cidr: pulumi.Input[Sequence[pulumi.Input[str]]] | None = None,
+        direction: pulumi.Input[str] | None = None,
+        label: pulumi.Input[str] | None = None,
+        action: pulumi.Input[str] | None = None,
+        region: pulumi.Input[str] | None = None,
+    ) -> None:
+        super().__init__(
+            resource_name,
+            args,
+            opts,
+            firewall_id=firewall_id,
+            protocol=protocol,
+            start_port=start_port,
+            end_port=end_port,
+            cidr=cidr,
+            direction=direction,
+            label=label,
+            action=action,
+            region=region,
+        )
+
+    # </generated>

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 import pulumi
 
@@ -36,6 +36,17 @@ class LoadBalancerBackendArgs:
     target_port: pulumi.Input[int]
 
 
+# <generated: LoadBalancerBackendArgsDict>
+class LoadBalancerBackendArgsDict(TypedDict):
+    ip: pulumi.Input[str]
+    protocol: pulumi.Input[str]
+    source_port: pulumi.Input[int]
+    target_port: pulumi.Input[int]
+
+
+# </generated>
+
+
 def _backend(value: Any) -> str | None:
     if not isinstance(value, dict):
         return "must be a backend with ip, protocol, source_port and target_port"
@@ -58,9 +69,10 @@ def _backends(value: Any) -> Any:
 @dataclass
 class LoadBalancerArgs:
     network_id: pulumi.Input[str] | None = arg(_validate.text, required=True, replaces=True)
-    backends: pulumi.Input[Sequence[pulumi.Input[LoadBalancerBackendArgs]]] | None = arg(
-        _validate.list_of(_backend), required=True, normalize=backend_set, coerce=_backends
-    )
+    backends: (
+        pulumi.Input[Sequence[pulumi.Input[LoadBalancerBackendArgs | LoadBalancerBackendArgsDict]]]
+        | None
+    ) = arg(_validate.list_of(_backend), required=True, normalize=backend_set, coerce=_backends)
     """The whole set of backends; an update replaces the set."""
     name: pulumi.Input[str] | None = arg(_validate.text, required=True)
     """Unique per region; ``<resource name>-<7 random characters>`` when left out."""
@@ -148,3 +160,42 @@ class LoadBalancer(
     session_affinity_config_timeout: pulumi.Output[int]
     enable_proxy_protocol: pulumi.Output[str]
     region: pulumi.Output[str]
+
+    # <generated: LoadBalancer.__init__>
+    def __init__(
+        self,
+        resource_name: str,
+        args: LoadBalancerArgs | None = None,
+        opts: pulumi.ResourceOptions | None = None,
+        *,
+        network_id: pulumi.Input[str] | None = None,
+        backends: pulumi.Input[
+            Sequence[pulumi.Input[LoadBalancerBackendArgs | LoadBalancerBackendArgsDict]]
+        ]
+        | None = None,
+        name: pulumi.Input[str] | None = None,
+        region: pulumi.Input[str] | None = None,
+        algorithm: pulumi.Input[str] | None = None,
+        external_traffic_policy: pulumi.Input[str] | None = None,
+        session_affinity: pulumi.Input[str] | None = None,
+        session_affinity_config_timeout: pulumi.Input[int] | None = None,
+        enable_proxy_protocol: pulumi.Input[str] | None = None,
+        max_concurrent_requests: pulumi.Input[int] | None = None,
+    ) -> None:
+        super().__init__(
+            resource_name,
+            args,
+            opts,
+            network_id=network_id,
+            backends=backends,
+            name=name,
+            region=region,
+            algorithm=algorithm,
+            external_traffic_policy=external_traffic_policy,
+            session_affinity=session_affinity,
+            session_affinity_config_timeout=session_affinity_config_timeout,
+            enable_proxy_protocol=enable_proxy_protocol,
+            max_concurrent_requests=max_concurrent_requests,
+        )
+
+    # </generated>

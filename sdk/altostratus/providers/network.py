@@ -90,3 +90,29 @@ class Network(AltostratusResource[NetworkArgs], module="altostratus", name="Netw
     nameservers_v4: pulumi.Output[list[str]]
     free_ip_count: pulumi.Output[int]
     region: pulumi.Output[str]
+
+    # <generated: Network.__init__>
+    def __init__(
+        self,
+        resource_name: str,
+        args: NetworkArgs | None = None,
+        opts: pulumi.ResourceOptions | None = None,
+        *,
+        label: pulumi.Input[str] | None = None,
+        region: pulumi.Input[str] | None = None,
+        ipv4_enabled: pulumi.Input[bool] | None = None,
+        cidr_v4: pulumi.Input[str] | None = None,
+        nameservers_v4: pulumi.Input[Sequence[pulumi.Input[str]]] | None = None,
+    ) -> None:
+        super().__init__(
+            resource_name,
+            args,
+            opts,
+            label=label,
+            region=region,
+            ipv4_enabled=ipv4_enabled,
+            cidr_v4=cidr_v4,
+            nameservers_v4=nameservers_v4,
+        )
+
+    # </generated>

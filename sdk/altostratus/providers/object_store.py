@@ -103,3 +103,27 @@ class ObjectStore(AltostratusResource[ObjectStoreArgs], module="altostratus", na
     access_key_id: pulumi.Output[str]
     secret_access_key: pulumi.Output[str]
     region: pulumi.Output[str]
+
+    # <generated: ObjectStore.__init__>
+    def __init__(
+        self,
+        resource_name: str,
+        args: ObjectStoreArgs | None = None,
+        opts: pulumi.ResourceOptions | None = None,
+        *,
+        name: pulumi.Input[str] | None = None,
+        region: pulumi.Input[str] | None = None,
+        max_size_gb: pulumi.Input[int] | None = None,
+        access_key_id: pulumi.Input[str] | None = None,
+    ) -> None:
+        super().__init__(
+            resource_name,
+            args,
+            opts,
+            name=name,
+            region=region,
+            max_size_gb=max_size_gb,
+            access_key_id=access_key_id,
+        )
+
+    # </generated>

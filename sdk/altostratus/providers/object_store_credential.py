@@ -90,3 +90,29 @@ class ObjectStoreCredential(
     suspended: pulumi.Output[bool]
     status: pulumi.Output[str]
     region: pulumi.Output[str]
+
+    # <generated: ObjectStoreCredential.__init__>
+    def __init__(
+        self,
+        resource_name: str,
+        args: ObjectStoreCredentialArgs | None = None,
+        opts: pulumi.ResourceOptions | None = None,
+        *,
+        name: pulumi.Input[str] | None = None,
+        region: pulumi.Input[str] | None = None,
+        access_key_id: pulumi.Input[str] | None = None,
+        secret_access_key_id: pulumi.Input[str] | None = None,
+        max_size_gb: pulumi.Input[int] | None = None,
+    ) -> None:
+        super().__init__(
+            resource_name,
+            args,
+            opts,
+            name=name,
+            region=region,
+            access_key_id=access_key_id,
+            secret_access_key_id=secret_access_key_id,
+            max_size_gb=max_size_gb,
+        )
+
+    # </generated>

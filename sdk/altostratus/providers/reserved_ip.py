@@ -93,3 +93,25 @@ class ReservedIp(AltostratusResource[ReservedIpArgs], module="altostratus", name
     assigned_to_id: pulumi.Output[str]
     assign_to_id: pulumi.Output[str]
     region: pulumi.Output[str]
+
+    # <generated: ReservedIp.__init__>
+    def __init__(
+        self,
+        resource_name: str,
+        args: ReservedIpArgs | None = None,
+        opts: pulumi.ResourceOptions | None = None,
+        *,
+        name: pulumi.Input[str] | None = None,
+        region: pulumi.Input[str] | None = None,
+        assign_to_id: pulumi.Input[str] | None = None,
+    ) -> None:
+        super().__init__(
+            resource_name,
+            args,
+            opts,
+            name=name,
+            region=region,
+            assign_to_id=assign_to_id,
+        )
+
+    # </generated>

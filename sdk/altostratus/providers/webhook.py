@@ -91,3 +91,25 @@ class Webhook(AltostratusResource[WebhookArgs], module="altostratus", name="Webh
     disabled: pulumi.Output[bool]
     failures: pulumi.Output[int]
     last_failure_reason: pulumi.Output[str]
+
+    # <generated: Webhook.__init__>
+    def __init__(
+        self,
+        resource_name: str,
+        args: WebhookArgs | None = None,
+        opts: pulumi.ResourceOptions | None = None,
+        *,
+        url: pulumi.Input[str] | None = None,
+        events: pulumi.Input[Sequence[pulumi.Input[str]]] | None = None,
+        secret: pulumi.Input[str] | None = None,
+    ) -> None:
+        super().__init__(
+            resource_name,
+            args,
+            opts,
+            url=url,
+            events=events,
+            secret=secret,
+        )
+
+    # </generated>
