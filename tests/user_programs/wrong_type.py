@@ -2,5 +2,7 @@ import altostratus as alto
 
 net = alto.Network("app", cidr_v4=42)  # expect: "cidr_v4"
 alto.Firewall(
-    "app", network_id=net.id, create_default_rules="nope"
-)  # expect: "create_default_rules"
+    "app",
+    network_id=net.id,
+    create_default_rules="nope",  # expect: "create_default_rules"
+)
