@@ -1,0 +1,180 @@
+"""The dynamic provider process and the engine's gRPC calls to it.
+
+The engine starts ``python -m pulumi.dynamic`` for a dynamic provider, reads the port it prints,
+calls ``Configure`` once with the provider's inputs (for dynamic providers, the whole stack
+configuration: ``GetPackageConfig`` in ``pkg/resource/deploy/target.go``), then ``Check``,
+``Diff``, ``Create``, ``Read``, ``Update`` and ``Delete``
+(``pkg/resource/plugin/provider_plugin.go``).
+The process does not accept secrets (its ``Configure`` answers ``acceptSecrets: False``), so every
+property sent here is plain; the caller strips and restores secret marks
+(``_properties.reveal`` and ``annotate_secrets``).
+
+The process deserializes and configures each provider once (``get_provider`` in
+``pulumi/dynamic/__main__.py`` caches it), so one process serves one configuration: a changed
+configuration needs another process, as the engine loads another plugin for it.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+import grpc
+from pulumi.runtime.proto import provider_pb2, provider_pb2_grpc
+
+from altostratus.testing._properties import Properties, from_struct, reveal, to_struct
+
+PROVIDER_KEY = "__provider"
+
+
+@dataclass(frozen=True)
+class CheckFailure:
+    """A property the provider refused, and why."""
+
+    property: str
+    reason: str
+
+
+class CheckFailed(Exception):
+    """``Check`` answered failures: the engine stops the resource there."""
+
+    def __init__(self, failures: list[tuple[str, str]]) -> None:
+        super().__init__(f"check failed: {failures}")
+        self.failures = failures
+
+
+@dataclass
+class DiffAnswer:
+    """The provider's ``Diff`` answer, as the step generator reads it."""
+
+    changes: int
+    replaces: list[str] = field(default_factory=list)
+    delete_before_replace: bool = False
+    changed_keys: list[str] = field(default_factory=list)
+
+    @property
+    def some(self) -> bool:
+        return self.changes == provider_pb2.DiffResponse.DIFF_SOME
+
+    # The names of the protobuf answer, for callers that read it that way.
+    @property
+    def deleteBeforeReplace(self) -> bool:
+        return self.delete_before_replace
+
+
+class ProviderProcess:
+    """A running ``python -m pulumi.dynamic`` configured with one stack configuration."""
+
+    command: tuple[str, ...] = (sys.executable, "-m", "pulumi.dynamic")
+
+    def __init__(self, config: Mapping[str, Any], *, stderr: Path | None = None) -> None:
+        self._stderr: IO[bytes] | None = stderr.open("wb") if stderr is not None else None
+        self.process = subprocess.Popen(
+            list(self.command),
+            stdout=subprocess.PIPE,
+            stderr=self._stderr if self._stderr is not None else subprocess.DEVNULL,
+        )
+        assert self.process.stdout is not None
+        port = int(self.process.stdout.readline().strip())
+        self.channel = grpc.insecure_channel(f"127.0.0.1:{port}")
+        self.stub = provider_pb2_grpc.ResourceProviderStub(self.channel)
+        self.config = dict(config)
+        self._closed = threading.Event()
+        self.configure(config)
+
+    def close(self) -> None:
+        if self._closed.is_set():
+            return
+        self._closed.set()
+        self.channel.close()
+        self.process.terminate()
+        self.process.wait(timeout=10)
+        if self._stderr is not None:
+            self._stderr.close()
+
+    def configure(self, config: Mapping[str, Any]) -> None:
+        """``Configure`` with the provider's inputs; secrets are sent plain, as the engine does."""
+        args = to_struct(reveal(dict(config)))
+        self.stub.Configure(provider_pb2.ConfigureRequest(args=args, acceptSecrets=False))
+
+    def check_result(
+        self, urn: str, olds: Properties, news: Properties
+    ) -> tuple[Properties, list[CheckFailure]]:
+        answer = self.stub.Check(
+            provider_pb2.CheckRequest(urn=urn, olds=to_struct(olds), news=to_struct(news))
+        )
+        failures = [CheckFailure(f.property, f.reason) for f in answer.failures]
+        return from_struct(answer.inputs), failures
+
+    def check(self, urn: str, olds: Properties, news: Properties) -> Properties:
+        inputs, failures = self.check_result(urn, olds, news)
+        if failures:
+            raise CheckFailed([(f.property, f.reason) for f in failures])
+        return inputs
+
+    def check_failures(self, urn: str, news: Properties) -> list[tuple[str, str]]:
+        _, failures = self.check_result(urn, {}, news)
+        return [(f.property, f.reason) for f in failures]
+
+    def diff(
+        self,
+        urn: str,
+        id_: str,
+        olds: Properties,
+        news: Properties,
+        old_inputs: Properties | None = None,
+    ) -> DiffAnswer:
+        """``Diff``: ``olds`` are the old outputs, ``news`` the checked new inputs."""
+        request = provider_pb2.DiffRequest(
+            id=id_,
+            urn=urn,
+            olds=to_struct(olds),
+            news=to_struct(news),
+            old_inputs=to_struct(old_inputs or {}),
+        )
+        answer = self.stub.Diff(request)
+        return DiffAnswer(
+            changes=answer.changes,
+            replaces=list(answer.replaces),
+            delete_before_replace=answer.deleteBeforeReplace,
+            changed_keys=list(answer.diffs),
+        )
+
+    def create(self, urn: str, props: Properties) -> tuple[str, Properties]:
+        answer = self.stub.Create(provider_pb2.CreateRequest(urn=urn, properties=to_struct(props)))
+        return str(answer.id), from_struct(answer.properties)
+
+    def read(
+        self, urn: str, id_: str, outputs: Properties, inputs: Properties
+    ) -> tuple[str, Properties, Properties | None]:
+        """``Read``: the id ("" when gone), the live outputs, and the inputs if it sent any."""
+        request = provider_pb2.ReadRequest(
+            id=id_, urn=urn, properties=to_struct(outputs), inputs=to_struct(inputs)
+        )
+        answer = self.stub.Read(request)
+        inputs_sent = answer.HasField("inputs")
+        live_inputs = from_struct(answer.inputs) if inputs_sent else None
+        return str(answer.id), from_struct(answer.properties), live_inputs
+
+    def update(self, urn: str, id_: str, olds: Properties, news: Properties) -> Properties:
+        request = provider_pb2.UpdateRequest(
+            id=id_, urn=urn, olds=to_struct(olds), news=to_struct(news)
+        )
+        return from_struct(self.stub.Update(request).properties)
+
+    def delete(self, urn: str, id_: str, outputs: Properties) -> None:
+        request = provider_pb2.DeleteRequest(id=id_, urn=urn, properties=to_struct(outputs))
+        self.stub.Delete(request)
+
+
+def call_failure(error: BaseException) -> str:
+    """The one line a failed provider call reports (the gRPC error's details)."""
+    if isinstance(error, grpc.RpcError):
+        details = error.details() if hasattr(error, "details") else None
+        return str(details or error)
+    return str(error)

@@ -1,0 +1,149 @@
+"""What a stack operation returns to the test: outputs, each resource's operation, failures."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from altostratus.testing._process import CheckFailure
+from altostratus.testing._program import OutputValue
+from altostratus.testing._properties import is_secret, reveal
+from altostratus.testing._state import ResourceState, Snapshot, urn_type
+from altostratus.testing._steps import ResourceFailed
+
+PROVIDER_KEY = "__provider"
+NAME_PREFIX = "__name_prefix"
+
+
+def resource_key(urn: str) -> str:
+    """``<Type>:<name>``, the short name results are keyed by (``Network:app``)."""
+    return f"{urn_type(urn).rpartition(':')[2]}:{urn.rsplit('::', 1)[-1]}"
+
+
+@dataclass(frozen=True)
+class ResourceResult:
+    """One resource after an operation: what happened to it and its values.
+
+    ``inputs`` and ``outputs`` are plain values (the provider's own ``__provider`` and
+    ``__name_prefix`` left out); ``secret_outputs`` names the outputs the state keeps secret.
+    """
+
+    urn: str
+    type: str
+    op: str
+    id: str
+    inputs: dict[str, Any]
+    outputs: dict[str, Any]
+    secret_outputs: frozenset[str] = frozenset()
+
+    @property
+    def name(self) -> str:
+        return self.urn.rsplit("::", 1)[-1]
+
+    @classmethod
+    def of(cls, op: str, state: ResourceState | None, urn: str, type_: str) -> ResourceResult:
+        if state is None:
+            return cls(urn, type_, op, "", {}, {})
+        hidden = (PROVIDER_KEY, NAME_PREFIX)
+        return cls(
+            urn=urn,
+            type=type_,
+            op=op,
+            id=state.id,
+            inputs={k: reveal(v) for k, v in state.inputs.items() if k not in hidden},
+            outputs={k: reveal(v) for k, v in state.outputs.items() if k not in hidden},
+            secret_outputs=frozenset(
+                k for k, v in state.outputs.items() if is_secret(v) and k not in hidden
+            ),
+        )
+
+
+@dataclass(frozen=True)
+class CheckFailureResult:
+    """A property a resource's provider refused, and why."""
+
+    resource: str
+    property: str
+    reason: str
+
+
+@dataclass
+class Result:
+    """The answer of ``preview``, ``up``, ``refresh`` or ``destroy``.
+
+    ``resources`` is keyed by ``<Type>:<name>``; each resource's ``op`` is ``create``, ``same``,
+    ``update``, ``replace``, ``delete`` or ``read``. ``outputs`` are the stack's outputs
+    (``up`` and ``preview`` only; a preview gives None for values not known yet).
+    """
+
+    command: str
+    outputs: dict[str, OutputValue] = field(default_factory=dict)
+    resources: dict[str, ResourceResult] = field(default_factory=dict)
+    failures: list[str] = field(default_factory=list)
+    check_failures: list[CheckFailureResult] = field(default_factory=list)
+
+    @property
+    def operations(self) -> dict[str, str]:
+        return {key: res.op for key, res in self.resources.items()}
+
+    def changed(self) -> dict[str, str]:
+        """The operations other than ``same`` and ``read``."""
+        return {k: op for k, op in self.operations.items() if op not in ("same", "read")}
+
+    def output_values(self) -> dict[str, Any]:
+        """The outputs' plain values."""
+        return {name: output.value for name, output in self.outputs.items()}
+
+    @classmethod
+    def build(
+        cls,
+        command: str,
+        operations: Mapping[str, str],
+        before: Snapshot,
+        after: Snapshot,
+        failures: list[ResourceFailed],
+        outputs: dict[str, OutputValue] | None = None,
+    ) -> Result:
+        result = cls(command, dict(outputs or {}))
+        latest = {res.urn: res for res in before.resources if not res.delete}
+        latest.update({res.urn: res for res in after.resources if not res.delete})
+        for urn, op in operations.items():
+            state = None if op == "delete" else latest.get(urn)
+            if op == "delete" and urn in latest:
+                state = latest[urn]
+            type_ = state.type if state else urn_type(urn)
+            result.resources[resource_key(urn)] = ResourceResult.of(op, state, urn, type_)
+        for failed in failures:
+            result.failures.append(str(failed))
+            for failure in failed.failures:
+                result.check_failures.append(
+                    CheckFailureResult(resource_key(failed.urn), failure.property, failure.reason)
+                )
+        return result
+
+
+class DeploymentFailed(Exception):
+    """The operation failed as the engine's would: ``result`` holds what was done and why not.
+
+    The message lists every failed resource on its own line.
+    """
+
+    def __init__(self, result: Result) -> None:
+        lines = "\n".join(f"  {line}" for line in result.failures)
+        super().__init__(f"{result.command} failed:\n{lines}")
+        self.result = result
+
+    @property
+    def check_failures(self) -> list[CheckFailureResult]:
+        return self.result.check_failures
+
+
+__all__ = [
+    "CheckFailure",
+    "CheckFailureResult",
+    "DeploymentFailed",
+    "ResourceResult",
+    "Result",
+    "resource_key",
+]

@@ -1,0 +1,220 @@
+"""``Stack``: a program's stack, run through the real provider process as the engine runs it."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from altostratus.testing._engine import Deployment, OtherProvider
+from altostratus.testing._operations import destroy, refresh
+from altostratus.testing._process import ProviderProcess
+from altostratus.testing._program import (
+    ConfigValue,
+    EngineMonitor,
+    Invoke,
+    OutputValue,
+    Program,
+    load_project_name,
+    provider_inputs,
+    run,
+)
+from altostratus.testing._properties import Properties, reveal, secret
+from altostratus.testing._results import DeploymentFailed, Result
+from altostratus.testing._state import Goal, Snapshot
+from altostratus.testing._steps import EventSink, ResourceFailed
+
+if TYPE_CHECKING:
+    from altostratus.emulator import Emulator
+
+OtherResources = Callable[[str, str, dict[str, Any]], Mapping[str, Any]]
+"""Outputs of a resource of another provider, given its type token, name and inputs."""
+
+
+class ProviderProcesses:
+    """Provider processes by configuration, started on first use and shared by stacks.
+
+    The provider process configures itself once, so each distinct configuration gets its own
+    process, as the engine loads a provider plugin per provider configuration.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._processes: dict[tuple[tuple[str, str], ...], ProviderProcess] = {}
+
+    def get(self, config: Properties) -> ProviderProcess:
+        plain = reveal(config)
+        key = tuple(sorted((str(k), str(v)) for k, v in plain.items()))
+        with self._lock:
+            process = self._processes.get(key)
+            if process is None:
+                process = self._processes[key] = ProviderProcess(plain)
+            return process
+
+    def close(self) -> None:
+        with self._lock:
+            processes, self._processes = list(self._processes.values()), {}
+        for process in processes:
+            process.close()
+
+
+class Stack:
+    """One stack of one program, with its configuration and its state kept between operations.
+
+    ``program`` is a function declaring resources or a Pulumi project directory (with
+    ``Pulumi.yaml`` and ``__main__.py``). With ``emulator``, ``altostratus:apiUrl`` and the
+    secret ``altostratus:apiKey`` point at it. ``references`` gives the outputs of each
+    ``StackReference`` by stack name; ``other_resources`` gives the outputs of resources of other
+    providers (by default their inputs); ``on_event`` receives a ``StepEvent`` as each step
+    starts and ends.
+    """
+
+    def __init__(
+        self,
+        program: Program | str,
+        *,
+        emulator: Emulator | None = None,
+        config: Mapping[str, str] | None = None,
+        secrets: Mapping[str, str] | None = None,
+        references: Mapping[str, Mapping[str, Any]] | None = None,
+        other_resources: OtherResources | None = None,
+        invoke: Invoke | None = None,
+        on_event: EventSink | None = None,
+        project: str | None = None,
+        stack: str = "test",
+        processes: ProviderProcesses | None = None,
+    ) -> None:
+        self.program: Program = Path(program) if isinstance(program, str) else program
+        if project is None:
+            project = load_project_name(self.program) if isinstance(self.program, Path) else "test"
+        self.project = project
+        self.name = stack
+        self.config: dict[str, ConfigValue] = {}
+        if emulator is not None:
+            self.set_config("altostratus:apiUrl", emulator.api_url)
+            self.set_config("altostratus:apiKey", emulator.api_key, secret=True)
+        for key, value in (config or {}).items():
+            self.set_config(key, value)
+        for key, value in (secrets or {}).items():
+            self.set_config(key, value, secret=True)
+        self.references: dict[str, dict[str, Any]] = {
+            name: dict(outputs) for name, outputs in (references or {}).items()
+        }
+        self.other_resources = other_resources
+        self.invoke = invoke
+        self.on_event = on_event
+        self.state = Snapshot()
+        self._own_processes = processes is None
+        self.processes = processes or ProviderProcesses()
+
+    # -- configuration ---------------------------------------------------------------------
+    def set_config(self, key: str, value: str, *, secret: bool = False) -> None:
+        """``pulumi config set [--secret] key value``; bare keys belong to the project."""
+        self.config[key] = ConfigValue(str(value), secret)
+
+    def remove_config(self, key: str) -> None:
+        self.config.pop(key, None)
+
+    def set_reference(self, stack_name: str, outputs: Mapping[str, Any]) -> None:
+        """The outputs a ``StackReference(stack_name)`` sees; wrap values with ``secret()``."""
+        self.references[stack_name] = dict(outputs)
+
+    # -- operations ------------------------------------------------------------------------
+    def preview(self) -> Result:
+        """``pulumi preview``: check and diff with unknowns; nothing is created or changed."""
+        return self._deploy(preview=True)
+
+    def up(self) -> Result:
+        """``pulumi up`` (without its preview): the program's resources made as declared."""
+        return self._deploy(preview=False)
+
+    def refresh(self) -> Result:
+        """``pulumi refresh``: every resource read, with the configuration stored in the state."""
+        process = self.processes.get(self.state.provider_config)
+        outcome = refresh(self.state, process, on_event=self.on_event)
+        return self._conclude("refresh", outcome.operations, outcome.snapshot, outcome.failures)
+
+    def destroy(self) -> Result:
+        """``pulumi destroy``: everything deleted, with the configuration stored in the state."""
+        process = self.processes.get(self.state.provider_config)
+        outcome = destroy(self.state, process, on_event=self.on_event)
+        return self._conclude("destroy", outcome.operations, outcome.snapshot, outcome.failures)
+
+    def close(self) -> None:
+        """Stop the provider processes this stack started (the state is kept)."""
+        if self._own_processes:
+            self.processes.close()
+
+    def __enter__(self) -> Stack:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- the machinery ---------------------------------------------------------------------
+    def _deploy(self, *, preview: bool) -> Result:
+        config = provider_inputs(self.project, self.config)
+        deployment = Deployment(
+            self.state,
+            self.processes.get(config),
+            config,
+            preview=preview,
+            on_event=self.on_event,
+            other_provider=self._other_provider(),
+        )
+        monitor = EngineMonitor(deployment, self.references, self.invoke)
+        outputs: dict[str, OutputValue] = {}
+        program_error: BaseException | None = None
+        try:
+            outputs = run(
+                self.program,
+                monitor,
+                project=self.project,
+                stack=self.name,
+                config=self.config,
+                preview=preview,
+            )
+        except Exception as error:
+            program_error = error
+        snapshot = deployment.finish(failed=program_error is not None)
+        failures = list(deployment.failures)
+        command = "preview" if preview else "up"
+        if program_error is not None and not any(
+            program_error is f or program_error is f.cause for f in failures
+        ):
+            message = f"{type(program_error).__name__}: {program_error}"
+            failures.append(ResourceFailed(f"{self.project}/{self.name}", "program", message))
+        return self._conclude(command, deployment.operations, snapshot, failures, outputs, preview)
+
+    def _conclude(
+        self,
+        command: str,
+        operations: Mapping[str, str],
+        snapshot: Snapshot,
+        failures: list[ResourceFailed],
+        outputs: dict[str, OutputValue] | None = None,
+        preview: bool = False,
+    ) -> Result:
+        result = Result.build(command, operations, self.state, snapshot, failures, outputs)
+        if not preview:
+            self.state = snapshot
+        if failures:
+            raise DeploymentFailed(result)
+        return result
+
+    def _other_provider(self) -> OtherProvider:
+        supply = self.other_resources
+
+        def outputs(goal: Goal) -> tuple[str, Properties]:
+            plain = reveal(goal.properties)
+            if supply is None:
+                return f"{goal.name}-id", dict(goal.properties)
+            given = dict(supply(goal.type, goal.name, plain))
+            id_ = str(given.pop("id", f"{goal.name}-id"))
+            return id_, {**goal.properties, **given}
+
+        return outputs
+
+
+__all__ = ["ProviderProcesses", "Stack", "secret"]

@@ -1,0 +1,130 @@
+"""What the engine keeps between runs, what a program asks for, and what each step reports."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from altostratus.testing._properties import Properties, plain_secrets
+
+DYNAMIC_PREFIX = "pulumi-python:dynamic"
+STACK_TYPE = "pulumi:pulumi:Stack"
+
+
+def is_dynamic(type_: str) -> bool:
+    return type_.startswith(DYNAMIC_PREFIX)
+
+
+def urn_name(urn: str) -> str:
+    return urn.rsplit("::", 1)[-1]
+
+
+def urn_type(urn: str) -> str:
+    return urn.split("::")[2].rsplit("$", 1)[-1]
+
+
+@dataclass
+class ResourceState:
+    """One resource in the stack's state (``pkg/resource/state.go``'s ``State``, in short).
+
+    ``inputs`` are the checked inputs and ``outputs`` the provider's outputs, both with their
+    secrets marked. ``external`` resources were read (``ResourceOptions(id=...)``): the stack
+    refers to them but does not own them, so destroy only forgets them. ``delete`` marks an old
+    resource replaced but not yet deleted (a failed deployment leaves it for the next one).
+    """
+
+    urn: str
+    type: str
+    id: str
+    inputs: Properties
+    outputs: Properties
+    custom: bool = True
+    external: bool = False
+    parent: str = ""
+    dependencies: list[str] = field(default_factory=list)
+    property_dependencies: dict[str, list[str]] = field(default_factory=dict)
+    additional_secret_outputs: list[str] = field(default_factory=list)
+    delete: bool = False
+
+    @property
+    def name(self) -> str:
+        return urn_name(self.urn)
+
+    def depends_on(self) -> set[str]:
+        """Every resource this one needs: its parent, dependencies and property dependencies."""
+        found = set(self.dependencies)
+        for urns in self.property_dependencies.values():
+            found.update(urns)
+        if self.parent:
+            found.add(self.parent)
+        return found
+
+
+@dataclass
+class Snapshot:
+    """A stack's state: the resources in dependency order and the provider's stored inputs.
+
+    ``provider_config`` is what the engine stores as the inputs of the dynamic provider: the
+    whole stack configuration with namespaced keys, secrets marked (``GetPackageConfig`` in
+    ``pkg/resource/deploy/target.go``). ``pulumi refresh`` and ``pulumi destroy`` configure the
+    provider from it, not from the current configuration.
+    """
+
+    resources: list[ResourceState] = field(default_factory=list)
+    provider_config: Properties = field(default_factory=dict)
+
+    def copy(self) -> Snapshot:
+        return copy.deepcopy(self)
+
+    def get(self, urn: str) -> ResourceState | None:
+        return next((r for r in self.resources if r.urn == urn and not r.delete), None)
+
+    def plain_secrets(self, values: Iterable[str]) -> list[str]:
+        """Where a known secret value sits unmarked in this state (see ``plain_secrets``)."""
+        known = list(values)
+        found = plain_secrets(self.provider_config, known, "provider")
+        for res in self.resources:
+            found += plain_secrets(res.inputs, known, f"{res.urn}.inputs")
+            found += plain_secrets(res.outputs, known, f"{res.urn}.outputs")
+        return found
+
+
+@dataclass
+class Goal:
+    """One resource as the program registers it (a ``RegisterResourceRequest``, decoded)."""
+
+    urn: str
+    type: str
+    name: str
+    properties: Properties
+    custom: bool = True
+    parent: str = ""
+    dependencies: list[str] = field(default_factory=list)
+    property_dependencies: dict[str, list[str]] = field(default_factory=dict)
+    additional_secret_outputs: list[str] = field(default_factory=list)
+    delete_before_replace: bool | None = None
+    aliases: list[str] = field(default_factory=list)
+    import_id: str = ""
+
+
+@dataclass(frozen=True)
+class StepEvent:
+    """A step starting or finishing: what a progress display prints.
+
+    ``op`` is ``create``, ``update``, ``same``, ``replace``, ``create-replacement``,
+    ``delete-replaced``, ``delete``, ``read``, ``refresh`` or ``import``; ``status`` is
+    ``started``, ``done`` or ``failed``; ``elapsed`` counts seconds since the step started.
+    """
+
+    op: str
+    urn: str
+    type: str
+    status: str
+    elapsed: float = 0.0
+    error: str | None = None
+    preview: bool = False
+
+    @property
+    def name(self) -> str:
+        return urn_name(self.urn)

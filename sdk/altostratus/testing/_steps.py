@@ -1,0 +1,108 @@
+"""Running steps: events around each provider call, failures as one line, parallel batches.
+
+Deletes run in antichains as ``stepGenerator.ScheduleDeletes`` (``pkg/resource/deploy/
+step_generator.go``) builds them: a resource is deleted only once every condemned resource that
+depends on it is gone, and the deletes of one antichain run in parallel, as the step executor
+runs independent steps (``pkg/resource/deploy/step_executor.go``).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from typing import TypeVar
+
+from altostratus.testing._process import CheckFailure, call_failure
+from altostratus.testing._state import ResourceState, StepEvent
+
+EventSink = Callable[[StepEvent], None]
+T = TypeVar("T")
+R = TypeVar("R")
+
+PARALLEL = 10
+"""The engine's default ``--parallel`` is unbounded; the provider process serves a few calls at
+once anyway, so a handful of workers keeps every one of its threads busy."""
+
+
+class ResourceFailed(Exception):
+    """A step failed: the message is the one line the engine would print for the resource."""
+
+    def __init__(
+        self,
+        urn: str,
+        op: str,
+        message: str,
+        *,
+        failures: Sequence[CheckFailure] = (),
+        cause: BaseException | None = None,
+    ) -> None:
+        super().__init__(f"{urn}: {op} failed: {message}")
+        self.urn = urn
+        self.op = op
+        self.message = message
+        self.failures = list(failures)
+        self.cause = cause
+
+
+class Steps:
+    """Reports each step to a sink and turns a failing provider call into ``ResourceFailed``."""
+
+    def __init__(self, sink: EventSink | None, *, preview: bool) -> None:
+        self.sink = sink
+        self.preview = preview
+
+    def emit(self, op: str, res_urn: str, type_: str, status: str, elapsed: float = 0.0,
+             error: str | None = None) -> None:  # fmt: skip
+        if self.sink is not None:
+            self.sink(StepEvent(op, res_urn, type_, status, elapsed, error, self.preview))
+
+    @contextmanager
+    def step(self, op: str, urn: str, type_: str) -> Iterator[None]:
+        started = time.monotonic()
+        self.emit(op, urn, type_, "started")
+        try:
+            yield
+        except ResourceFailed as failed:
+            self.emit(op, urn, type_, "failed", time.monotonic() - started, failed.message)
+            raise
+        except Exception as error:
+            message = call_failure(error)
+            self.emit(op, urn, type_, "failed", time.monotonic() - started, message)
+            raise ResourceFailed(urn, op, message, cause=error) from error
+        self.emit(op, urn, type_, "done", time.monotonic() - started)
+
+
+def antichains(condemned: Sequence[ResourceState]) -> list[list[ResourceState]]:
+    """Deletion batches: each batch's members depend on none of the later batches' members.
+
+    ``ScheduleDeletes``: repeatedly take the condemned resources none of whose dependencies is
+    still condemned, then reverse the list of batches so dependents go first.
+    """
+    left = list(condemned)
+    batches: list[list[ResourceState]] = []
+    while left:
+        urns = {res.urn for res in left}
+        batch = [res for res in left if not (res.depends_on() & urns - {res.urn})]
+        if not batch:  # a cycle cannot come from a program; delete the rest in order
+            batch = list(left)
+        batches.append(batch)
+        left = [res for res in left if all(res is not done for done in batch)]
+    batches.reverse()
+    return batches
+
+
+def in_parallel(work: Callable[[T], R], items: Sequence[T]) -> list[R | BaseException]:
+    """``work`` over ``items`` at once; each item's result or the exception it raised."""
+
+    def guarded(item: T) -> R | BaseException:
+        try:
+            return work(item)
+        except Exception as error:
+            return error
+
+    if len(items) <= 1:
+        return [guarded(item) for item in items]
+    with ThreadPoolExecutor(max_workers=min(PARALLEL, len(items))) as pool:
+        return list(pool.map(guarded, items))
