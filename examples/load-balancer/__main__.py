@@ -6,8 +6,9 @@ import altostratus as alto
 
 config = pulumi.Config()
 algorithm = config.get("algorithm") or "round_robin"
+cidr = config.get("cidr") or "10.30.0.0/24"
 
-network = alto.Network("web", label="web", cidr_v4="10.30.0.0/24")
+network = alto.Network("web", label="web", cidr_v4=cidr)
 balancer = alto.LoadBalancer(
     "web",
     network_id=network.id,

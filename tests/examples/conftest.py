@@ -1,33 +1,36 @@
-"""Fixtures for running the example programs through their whole life."""
+"""Fixtures for running the example programs through their whole life with altostratus.testing."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Iterator
-from pathlib import Path
 
 import pytest
-from engine import Engine, ProviderProcess
+from account import EXAMPLES
 
 from altostratus.emulator import Emulator
-
-sys.path.insert(0, str(Path(__file__).parent))
-
-from program import Stack
+from altostratus.testing import ProviderProcesses, Stack
 
 
 @pytest.fixture(scope="module")
-def engine(emulator: Emulator) -> Iterator[Engine]:
-    process = ProviderProcess(
-        {"altostratus:apiKey": emulator.api_key, "altostratus:apiUrl": emulator.api_url}
-    )
-    yield Engine(process)
-    process.close()
+def provider_processes() -> Iterator[ProviderProcesses]:
+    processes = ProviderProcesses()
+    yield processes
+    processes.close()
 
 
 @pytest.fixture
-def stack_factory(engine: Engine, fresh_emulator: Emulator) -> Callable[..., Stack]:
+def stack_factory(
+    provider_processes: ProviderProcesses, fresh_emulator: Emulator
+) -> Callable[..., Stack]:
+    """A stack of an example (its directory's name), against a freshly reset emulator."""
+
     def make(example: str, config: dict[str, str] | None = None) -> Stack:
-        return Stack(engine, example, config)
+        return Stack(
+            EXAMPLES / example,
+            emulator=fresh_emulator,
+            config=config,
+            stack="dev",
+            processes=provider_processes,
+        )
 
     return make

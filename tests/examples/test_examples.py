@@ -1,4 +1,4 @@
-"""Every example through its whole life: up, up again, a changed program, destroy."""
+"""Every example through its whole life: preview, up, up again, a changed program, destroy."""
 
 from __future__ import annotations
 
@@ -10,27 +10,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from program import EXAMPLES, Stack
+from account import EXAMPLES, leftovers
 
 from altostratus.client import Client
 from altostratus.emulator import Emulator
+from altostratus.testing import Stack
 
 NETWORK_REFERENCE = "organization/altostratus-private-network/dev"
-
-
-def leftovers(emulator: Emulator) -> dict[str, int]:
-    """What the account still holds, beyond its default networks."""
-    with Client(api_key=emulator.api_key, api_url=emulator.api_url) as client:
-        counts = {
-            "networks": sum(not n.default for n in client.networks.list()),
-            "firewalls": len(client.firewalls.list()),
-            "load_balancers": len(client.load_balancers.list()),
-            "reserved_ips": len(client.reserved_ips.list()),
-            "object_stores": len(client.object_stores.list()),
-            "credentials": len(client.object_store_credentials.list()),
-            "webhooks": len(client.webhooks.list()),
-        }
-    return {kind: count for kind, count in counts.items() if count}
 
 
 @pytest.mark.parametrize(
@@ -78,15 +64,16 @@ def test_an_example_lives_its_whole_life(
 
     first = stack.up()
     assert first.operations and set(first.operations.values()) == {"create"}
-    assert all(value not in (None, "") for value in first.outputs.values()), first.outputs
+    assert all(o.value not in (None, "") for o in first.outputs.values()), first.outputs
 
     again = stack.up()
     assert again.changed() == {}
-    assert again.outputs == first.outputs
+    assert again.output_values() == first.output_values()
 
-    stack.config.update(changed_config)
-    changed = stack.up()
-    assert changed.changed() == updated
+    for key, value in changed_config.items():
+        stack.set_config(key, value)
+    assert stack.preview().changed() == updated
+    assert stack.up().changed() == updated
 
     stack.destroy()
     assert leftovers(fresh_emulator) == {}
@@ -95,7 +82,7 @@ def test_an_example_lives_its_whole_life(
 def test_private_network_exports_what_its_readme_promises(
     stack_factory: Callable[..., Stack],
 ) -> None:
-    outputs = stack_factory("private-network").up().outputs
+    outputs = stack_factory("private-network").up().output_values()
     assert outputs["network_cidr"] == "10.20.0.0/24"
     assert set(outputs) == {"network_id", "network_cidr", "firewall_id"}
 
@@ -103,7 +90,7 @@ def test_private_network_exports_what_its_readme_promises(
 def test_load_balancer_exports_the_reserved_address(
     stack_factory: Callable[..., Stack], fresh_emulator: Emulator
 ) -> None:
-    outputs = stack_factory("load-balancer").up().outputs
+    outputs = stack_factory("load-balancer").up().output_values()
     with Client(api_key=fresh_emulator.api_key, api_url=fresh_emulator.api_url) as client:
         (reserved,) = client.reserved_ips.list()
         balancer = client.load_balancers.get(outputs["load_balancer_id"])
@@ -114,10 +101,12 @@ def test_load_balancer_exports_the_reserved_address(
 def test_object_storage_upload_script_works_with_the_stack_outputs(
     stack_factory: Callable[..., Stack], tmp_path: Path
 ) -> None:
-    outputs = stack_factory("object-storage").up().outputs
+    result = stack_factory("object-storage").up()
+    assert result.outputs["secret_access_key"].secret
     upload = tmp_path / "hello.txt"
     upload.write_text("hello from the example\n")
-    env = {**os.environ, **{name.upper(): str(value) for name, value in outputs.items()}}
+    values = result.output_values()
+    env = {**os.environ, **{name.upper(): str(value) for name, value in values.items()}}
     answer = subprocess.run(
         [sys.executable, str(EXAMPLES / "object-storage" / "upload.py"), str(upload)],
         env=env,
@@ -133,20 +122,22 @@ def test_stack_composition_builds_on_the_network_stack(
     stack_factory: Callable[..., Stack], fresh_emulator: Emulator
 ) -> None:
     network = stack_factory("private-network")
-    network_outputs = network.up().outputs
-    references = {NETWORK_REFERENCE: network_outputs}
+    network_outputs = network.up().output_values()
     composed = stack_factory("stack-composition", {"networkStack": NETWORK_REFERENCE})
+    composed.set_reference(NETWORK_REFERENCE, network_outputs)
 
-    first = composed.up(references)
+    first = composed.up()
     assert set(first.operations.values()) == {"create"}
+    assert first.operations["WebTier:web"] == "create"  # the component, recorded too
     with Client(api_key=fresh_emulator.api_key, api_url=fresh_emulator.api_url) as client:
         (balancer,) = client.load_balancers.list()
     assert balancer.network_id == network_outputs["network_id"]
-    assert first.outputs["public_ip"] == balancer.public_ip
+    assert first.outputs["public_ip"].value == balancer.public_ip
+    assert first.outputs["secret_access_key"].secret
 
-    assert composed.up(references).changed() == {}
-    composed.config["backendIps"] = json.dumps(["10.20.0.20"])
-    assert composed.up(references).changed() == {"LoadBalancer:web-lb": "update"}
+    assert composed.up().changed() == {}
+    composed.set_config("backendIps", json.dumps(["10.20.0.20"]))
+    assert composed.up().changed() == {"LoadBalancer:web-lb": "update"}
 
     composed.destroy()
     network.destroy()

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from program import EXAMPLES
+from account import EXAMPLES
 
 from altostratus.emulator import Emulator
 

@@ -9,10 +9,11 @@ import sys
 from collections.abc import Callable, Iterator
 
 import pytest
-from program import EXAMPLES, Stack
+from account import EXAMPLES
 
 from altostratus.client import Client
 from altostratus.emulator import Emulator
+from altostratus.testing import Stack
 
 
 def free_port() -> int:
@@ -54,7 +55,8 @@ def test_the_receiver_prints_a_verified_delivery(
 ) -> None:
     stack = stack_factory("webhooks", {"url": f"http://127.0.0.1:{receiver_port}/"})
     outputs = stack.up().outputs
-    receiver = start_receiver(receiver_port, outputs["secret"])
+    assert outputs["secret"].secret
+    receiver = start_receiver(receiver_port, outputs["secret"].value)
     stop_after.append(receiver)
     assert receiver.stdout is not None
     assert receiver.stdout.readline().startswith("listening on")

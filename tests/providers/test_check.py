@@ -93,6 +93,7 @@ def test_defaults_are_filled_and_values_normalised() -> None:
     assert NetworkProvider().check({}, {"__name_prefix": "app"}).inputs == {
         "label": "app",
         "region": "LON1",
+        "__name_prefix": "app",
     }
 
 
@@ -104,8 +105,11 @@ def test_auto_names_are_random_and_kept_across_updates() -> None:
     assert second["name"] != first["name"]
     kept = provider.check(first, {"network_id": "other", "__name_prefix": "app"}).inputs
     assert kept["name"] == first["name"]
+    # Renamed with aliases: the engine checks against the old inputs, and the name stays.
     renamed = provider.check(first, {"network_id": "n", "__name_prefix": "web"}).inputs
-    assert renamed["name"].startswith("web-")
+    assert renamed["name"] == first["name"]
+    label = NetworkProvider().check({}, {"__name_prefix": "app"}).inputs
+    assert NetworkProvider().check(label, {"__name_prefix": "web"}).inputs["label"] == "app"
     fixed = provider.check(first, {"network_id": "n", "name": "mine", "__name_prefix": "app"})
     assert fixed.inputs["name"] == "mine" and "__name_prefix" not in fixed.inputs
 

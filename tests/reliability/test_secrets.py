@@ -6,8 +6,6 @@ from __future__ import annotations
 import base64
 import json
 import logging
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,7 +16,6 @@ import pulumi.dynamic
 import pytest
 from engine import Engine, ProviderProcess, State, to_struct
 from google.protobuf import json_format
-from pulumi.runtime.proto import provider_pb2_grpc
 
 import altostratus.providers as alto
 from altostratus.client import Client
@@ -53,29 +50,10 @@ REQUIRED_SECRETS = {
 }
 
 
-class LoggedProviderProcess(ProviderProcess):
-    """The engine's provider process, with its standard error kept in a file."""
-
-    def __init__(self, config: dict[str, str], stderr: Path) -> None:
-        self.stderr = stderr.open("wb")
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "pulumi.dynamic"], stdout=subprocess.PIPE, stderr=self.stderr
-        )
-        assert self.process.stdout is not None
-        port = int(self.process.stdout.readline().strip())
-        self.channel = grpc.insecure_channel(f"127.0.0.1:{port}")
-        self.stub = provider_pb2_grpc.ResourceProviderStub(self.channel)
-        self.configure(config)
-
-    def close(self) -> None:
-        super().close()
-        self.stderr.close()
-
-
 @pytest.fixture
 def logged_engine(fresh_emulator: Emulator, tmp_path: Path) -> Iterator[tuple[Engine, Path]]:
     stderr = tmp_path / "provider.stderr"
-    process = LoggedProviderProcess(stack_config(fresh_emulator), stderr)
+    process = ProviderProcess(stack_config(fresh_emulator), stderr=stderr)
     yield Engine(process), stderr
     process.close()
 

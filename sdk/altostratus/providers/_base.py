@@ -15,7 +15,8 @@ where client errors become Pulumi outcomes:
   a resource made by a create that cannot finish (not ready in time, or its follow-up read or
   assignment failed) is deleted again, so none is left outside state;
 - every other error is raised as one line naming the resource kind, its id or name, and the
-  API's status, code and reason.
+  API's status, code and reason; a 401 adds that the stack's stored key may be stale and how to
+  use the current one (refresh and destroy configure the provider from the state).
 
 Providers hold no state: they pickle by reference to their class (see ``__reduce__``), and the
 settings and client live in ``_config`` at process level.
@@ -42,6 +43,7 @@ from pulumi.dynamic import (
 from altostratus.client.errors import (
     AltostratusError,
     APITimeoutError,
+    AuthenticationError,
     NotFoundError,
     OutcomeUnknownError,
 )
@@ -55,6 +57,11 @@ if TYPE_CHECKING:
     from altostratus.client import Client
 
 _CREATE_ATTEMPTS = 3
+STALE_KEY_HINT = (
+    "the API key stored with the stack may be stale (pulumi refresh and destroy use the "
+    "configuration saved by the last pulumi up): run pulumi up with the current key first, "
+    "or pass --run-program"
+)
 _SETTLE_DELAYS = (0.5, 1.0, 2.0, 4.0)
 
 
@@ -109,13 +116,22 @@ class Provider(RecordHooks[RecordT], ResourceProvider):
         return CheckResult(inputs, failures)
 
     def _name(self, olds: dict[str, Any], news: dict[str, Any], inputs: dict[str, Any]) -> None:
+        """Default the name (or label) from the resource name, once.
+
+        A check with olds (an update) keeps the default made before, even when the resource was
+        renamed with ``aliases`` and its prefix changed: the engine carries the state across the
+        rename, so the name must stay. A replacement is checked with no olds and gets a fresh
+        name, so create-before-delete never collides with the old one.
+        """
+        assert self.naming is not None
         prefix = str(news.get(NAME_PREFIX) or self.kind.replace(" ", "-"))
-        if self.naming == "label":
-            inputs["label"] = prefix
-            return
-        kept = olds.get("name") if olds.get(NAME_PREFIX) == prefix else None
-        inputs["name"] = kept or auto_name(prefix, bucket=self.bucket_names)
         inputs[NAME_PREFIX] = prefix
+        if NAME_PREFIX in olds and olds.get(self.naming):
+            inputs[self.naming] = olds[self.naming]
+        elif self.naming == "label":
+            inputs["label"] = prefix
+        else:
+            inputs["name"] = auto_name(prefix, bucket=self.bucket_names)
 
     def _changed(self, olds: dict[str, Any], news: dict[str, Any]) -> list[str]:
         changed = []
@@ -251,5 +267,9 @@ class Provider(RecordHooks[RecordT], ResourceProvider):
     def _failing(self, action: str, ident: str) -> Iterator[None]:
         try:
             yield
+        except AuthenticationError as error:
+            raise ProviderError(
+                f"could not {action} {self._what(ident)}: {error}; {STALE_KEY_HINT}"
+            ) from None
         except (AltostratusError, ReadinessTimeout, ReadinessFailed, ValueError) as error:
             raise ProviderError(f"could not {action} {self._what(ident)}: {error}") from None

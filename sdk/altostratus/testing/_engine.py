@@ -60,6 +60,7 @@ class Deployment:
         self._deleted: set[str] = set()  # deleted before their replacement (sg.deletes)
         self._condemned: list[ResourceState] = []  # replaced, deleted at the end
         self.operations: dict[str, str] = {}
+        self.diffs: dict[str, DiffAnswer] = {}
         self.failures: list[ResourceFailed] = []
 
     # -- registration ---------------------------------------------------------------------------
@@ -137,6 +138,8 @@ class Deployment:
             # Case 1 "recreating": already deleted, so it is replaced without a diff.
             return self._create(goal, inputs, "replace")
         diff = self._diff(goal.urn, old, inputs)
+        with self._lock:
+            self.diffs[goal.urn] = diff
         if not diff.some:
             # ``SameStep.Apply`` (step.go) keeps the old id and outputs and the new inputs.
             return self._record(goal, "same", old.id, inputs, old.outputs)

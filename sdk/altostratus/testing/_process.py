@@ -22,7 +22,7 @@ import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, ClassVar
 
 import grpc
 from pulumi.runtime.proto import provider_pb2, provider_pb2_grpc
@@ -56,6 +56,10 @@ class DiffAnswer:
     replaces: list[str] = field(default_factory=list)
     delete_before_replace: bool = False
     changed_keys: list[str] = field(default_factory=list)
+
+    DIFF_UNKNOWN: ClassVar[int] = provider_pb2.DiffResponse.DIFF_UNKNOWN
+    DIFF_NONE: ClassVar[int] = provider_pb2.DiffResponse.DIFF_NONE
+    DIFF_SOME: ClassVar[int] = provider_pb2.DiffResponse.DIFF_SOME
 
     @property
     def some(self) -> bool:
