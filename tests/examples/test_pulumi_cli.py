@@ -1,11 +1,12 @@
 """The real ``pulumi`` CLI against the emulator, where the CLI is installed.
 
-The engine's side is otherwise played by the harness in ``program.py``; this test checks the same
-example through ``pulumi preview/up/refresh/destroy`` with a local backend when it can.
+The engine's side is otherwise played by ``altostratus.testing``; this test checks the same example
+through ``pulumi preview/up/refresh/destroy`` with a local backend when it can.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -13,7 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from account import EXAMPLES
+from account import EXAMPLES, leftovers
 
 from altostratus.emulator import Emulator
 
@@ -61,6 +62,20 @@ def test_private_network_with_the_real_cli(fresh_emulator: Emulator, tmp_path: P
     assert pulumi("stack", "output", "network_cidr").strip() == "10.20.0.0/24"
     pulumi("preview", "--expect-no-changes")
     pulumi("refresh", "--yes")
-    state = pulumi("stack", "export", "--show-secrets")
-    assert fresh_emulator.api_key not in state
+
+    # The engine stores the whole stack config as the dynamic provider's inputs: the key is in
+    # the state, encrypted, and only there (no resource's inputs or outputs hold it).
+    assert fresh_emulator.api_key not in pulumi("stack", "export")
+    exported = json.loads(pulumi("stack", "export", "--show-secrets"))
+    resources = exported["deployment"]["resources"]
+    (provider,) = [r for r in resources if r["type"] == "pulumi:providers:pulumi-python"]
+    assert fresh_emulator.api_key in json.dumps(provider["inputs"])
+    others = [r for r in resources if r is not provider]
+    assert fresh_emulator.api_key not in json.dumps(others)
+
+    # A changed range replaces network, firewall and rules; the old ones go last.
+    pulumi("config", "set", "cidr", "10.40.0.0/24")
+    pulumi("up", "--yes")
+    assert pulumi("stack", "output", "network_cidr").strip() == "10.40.0.0/24"
     pulumi("destroy", "--yes")
+    assert leftovers(fresh_emulator) == {}

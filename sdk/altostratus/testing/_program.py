@@ -25,10 +25,12 @@ import pulumi
 from pulumi.runtime import rpc
 from pulumi.runtime.mocks import MockCallArgs, MockMonitor, MockResourceArgs, Mocks
 from pulumi.runtime.proto import resource_pb2
+from pulumi.runtime.settings import SETTINGS
 
 from altostratus.testing._engine import Deployment
 from altostratus.testing._properties import Properties, from_struct, secret, to_struct
 from altostratus.testing._state import STACK_TYPE, Goal
+from altostratus.testing._steps import ResourceFailed
 
 REFERENCE_TYPE = "pulumi:pulumi:StackReference"
 
@@ -190,7 +192,9 @@ def _run(
     preview: bool,
 ) -> dict[str, OutputValue]:
     loop = asyncio.new_event_loop()
+    loop.set_exception_handler(_quiet_about_reported_failures)
     asyncio.set_event_loop(loop)
+    _forget_earlier_runs()
     try:
         values = {full_key(project, key): item.value for key, item in config.items()}
         secrets = [full_key(project, key) for key, item in config.items() if item.secret]
@@ -204,8 +208,28 @@ def _run(
             program()
         return loop.run_until_complete(_exports())
     finally:
+        _forget_earlier_runs()
+        for task in asyncio.all_tasks(loop):
+            task.cancel()
         asyncio.set_event_loop(None)
         loop.close()
+
+
+def _quiet_about_reported_failures(
+    loop: asyncio.AbstractEventLoop, context: dict[str, Any]
+) -> None:
+    """A failed resource fails every output that needs it; the operation's result reports the
+    failure once, so the futures nobody awaited need not report it again."""
+    if isinstance(context.get("exception"), ResourceFailed):
+        return
+    loop.default_exception_handler(context)
+
+
+def _forget_earlier_runs() -> None:
+    """Drop what a run left in the SDK's process-wide settings (as ``pulumi.runtime.test``
+    does): a failed program leaves tasks of its closed event loop there."""
+    SETTINGS.rpc_manager.clear()
+    SETTINGS.outputs.clear()
 
 
 def _run_project(directory: Path) -> None:

@@ -37,6 +37,7 @@ class ResourceFailed(Exception):
         *,
         failures: Sequence[CheckFailure] = (),
         cause: BaseException | None = None,
+        details: str = "",
     ) -> None:
         super().__init__(f"{urn}: {op} failed: {message}")
         self.urn = urn
@@ -44,6 +45,7 @@ class ResourceFailed(Exception):
         self.message = message
         self.failures = list(failures)
         self.cause = cause
+        self.details = details or message
 
 
 class Steps:
@@ -68,9 +70,12 @@ class Steps:
             self.emit(op, urn, type_, "failed", time.monotonic() - started, failed.message)
             raise
         except Exception as error:
-            message = call_failure(error)
+            details = call_failure(error)
+            # A provider's uncaught exception arrives as its traceback: its last line says it.
+            lines = [line for line in details.splitlines() if line.strip()]
+            message = lines[-1].strip() if lines else details
             self.emit(op, urn, type_, "failed", time.monotonic() - started, message)
-            raise ResourceFailed(urn, op, message, cause=error) from error
+            raise ResourceFailed(urn, op, message, cause=error, details=details) from error
         self.emit(op, urn, type_, "done", time.monotonic() - started)
 
 

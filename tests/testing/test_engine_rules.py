@@ -1,0 +1,150 @@
+"""The step generator's rules, each against a scripted provider process."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import pytest
+
+from altostratus.testing import ResourceState, Snapshot
+from altostratus.testing._engine import Deployment
+from altostratus.testing._operations import destroy, refresh
+from altostratus.testing._process import CheckFailure, DiffAnswer
+from altostratus.testing._state import Goal
+
+TYPE = "pulumi-python:dynamic/altostratus:Thing"
+
+
+def urn(name: str) -> str:
+    return f"urn:pulumi:test::test::{TYPE}::{name}"
+
+
+class ScriptedProcess:
+    """Answers as a provider process would; ``diff_changes`` and ``read_inputs`` are scripted."""
+
+    def __init__(self, diff_changes: int = DiffAnswer.DIFF_UNKNOWN) -> None:
+        self.diff_changes = diff_changes
+        self.read_inputs: dict[str, Any] | None = None
+        self.calls: list[tuple[str, str]] = []
+        self.barrier: threading.Barrier | None = None
+        self.failing_deletes: set[str] = set()
+
+    def _meet(self) -> None:
+        if self.barrier is not None:
+            self.barrier.wait()  # raises BrokenBarrierError unless the calls overlap
+
+    def check_result(
+        self, urn: str, olds: dict[str, Any], news: dict[str, Any]
+    ) -> tuple[dict[str, Any], list[CheckFailure]]:
+        return {**news, "normalised": True}, []
+
+    def diff(self, urn: str, id_: str, olds: Any, news: Any, old_inputs: Any = None) -> DiffAnswer:
+        return DiffAnswer(self.diff_changes)
+
+    def create(self, urn: str, props: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        self.calls.append(("create", urn))
+        return f"id-{urn.rsplit('::', 1)[-1]}", dict(props)
+
+    def update(self, urn: str, id_: str, olds: Any, news: dict[str, Any]) -> dict[str, Any]:
+        self.calls.append(("update", urn))
+        return dict(news)
+
+    def read(self, urn: str, id_: str, outputs: Any, inputs: Any) -> tuple[str, Any, Any]:
+        self.calls.append(("read", urn))
+        self._meet()
+        return id_, {**outputs, "live": True}, self.read_inputs
+
+    def delete(self, urn: str, id_: str, outputs: Any) -> None:
+        self.calls.append(("delete", urn))
+        self._meet()
+        if urn in self.failing_deletes:
+            raise RuntimeError("in use")
+
+
+def state(name: str, inputs: dict[str, Any], **options: Any) -> ResourceState:
+    return ResourceState(urn(name), TYPE, f"id-{name}", inputs, dict(inputs), **options)
+
+
+def up(process: ScriptedProcess, old: Snapshot, **inputs: Any) -> tuple[Deployment, Snapshot]:
+    deployment = Deployment(old, process, {})  # type: ignore[arg-type]
+    deployment.register(Goal(urn("a"), TYPE, "a", dict(inputs)))
+    return deployment, deployment.finish()
+
+
+def test_changes_unknown_makes_the_runner_diff_the_inputs() -> None:
+    process = ScriptedProcess(DiffAnswer.DIFF_UNKNOWN)
+    old = Snapshot([state("a", {"size": 1, "normalised": True})])
+    same, _ = up(process, old, size=1)
+    assert same.operations == {urn("a"): "same"}
+    changed, after = up(process, old, size=2)
+    assert changed.operations == {urn("a"): "update"}
+    assert process.calls == [("update", urn("a"))]
+    assert after.resources[0].outputs["size"] == 2
+
+
+def test_same_stores_the_new_checked_inputs_and_keeps_the_outputs() -> None:
+    process = ScriptedProcess(DiffAnswer.DIFF_NONE)
+    old = Snapshot([state("a", {"size": 1})])
+    deployment, after = up(process, old, size=1, note="new")
+    assert deployment.operations == {urn("a"): "same"}
+    (res,) = after.resources
+    assert res.inputs == {"size": 1, "note": "new", "normalised": True}
+    assert res.outputs == {"size": 1}
+    assert process.calls == []
+
+
+def test_a_read_without_inputs_keeps_the_old_ones() -> None:
+    process = ScriptedProcess()
+    old = Snapshot([state("a", {"size": 1})])
+    outcome = refresh(old, process)  # type: ignore[arg-type]
+    assert outcome.snapshot.resources[0].inputs == {"size": 1}
+    assert outcome.snapshot.resources[0].outputs == {"size": 1, "live": True}
+    process.read_inputs = {"size": 3}
+    assert refresh(old, process).snapshot.resources[0].inputs == {"size": 3}  # type: ignore[arg-type]
+
+
+def test_refresh_and_destroy_call_the_provider_in_parallel() -> None:
+    process = ScriptedProcess()
+    process.barrier = threading.Barrier(2, timeout=10)
+    old = Snapshot([state("a", {}), state("b", {})])
+    assert refresh(old, process).failures == []  # type: ignore[arg-type]
+    outcome = destroy(old, process)  # type: ignore[arg-type]
+    assert outcome.failures == [] and outcome.snapshot.resources == []
+
+
+def test_destroy_deletes_dependents_first() -> None:
+    process = ScriptedProcess()
+    old = Snapshot([state("a", {}), state("b", {}, dependencies=[urn("a")]), state("c", {})])
+    destroy(old, process)  # type: ignore[arg-type]
+    deletes = [u for op, u in process.calls if op == "delete"]
+    assert deletes.index(urn("b")) < deletes.index(urn("a"))
+
+
+def test_a_failed_deferred_delete_is_retried_by_the_next_up() -> None:
+    process = ScriptedProcess()
+    process.failing_deletes = {urn("gone")}
+    old = Snapshot([state("a", {"size": 1, "normalised": True}), state("gone", {})])
+    deployment, after = up(process, old, size=1)
+    assert [f.op for f in deployment.failures] == ["delete"]
+    assert [r.name for r in after.resources] == ["gone", "a"]
+
+    process.failing_deletes = set()
+    deployment, after = up(process, after, size=1)
+    assert deployment.operations == {urn("a"): "same", urn("gone"): "delete"}
+    assert [r.name for r in after.resources] == ["a"]
+
+
+@pytest.mark.parametrize("delete_first", [True, False])
+def test_the_delete_before_replace_option_overrides_the_provider(delete_first: bool) -> None:
+    class Replacing(ScriptedProcess):
+        def diff(self, *args: Any, **kwargs: Any) -> DiffAnswer:
+            return DiffAnswer(DiffAnswer.DIFF_SOME, ["size"], delete_before_replace=False)
+
+    process = Replacing()
+    deployment = Deployment(Snapshot([state("a", {"size": 1})]), process, {})  # type: ignore[arg-type]
+    goal = Goal(urn("a"), TYPE, "a", {"size": 2}, delete_before_replace=delete_first)
+    deployment.register(goal)
+    deployment.finish()
+    ops = [op for op, _ in process.calls]
+    assert ops == (["delete", "create"] if delete_first else ["create", "delete"])

@@ -1,0 +1,127 @@
+"""What the engine carries in the state: renames, reads, imports, and the stored configuration."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pulumi
+import pytest
+from account import leftovers
+
+import altostratus as alto
+from altostratus.client import Client
+from altostratus.emulator import Emulator
+from altostratus.testing import DeploymentFailed, Stack
+
+
+def credential_and_network() -> None:
+    renamed = pulumi.Config().get_bool("renamed")
+    suffix = "-renamed" if renamed else ""
+    aliases = [pulumi.Alias(name="ci"), pulumi.Alias(name="app")] if renamed else None
+    alto.ObjectStoreCredential(f"ci{suffix}", opts=pulumi.ResourceOptions(aliases=aliases))
+    alto.Network(f"app{suffix}", opts=pulumi.ResourceOptions(aliases=aliases))
+
+
+def test_a_rename_with_aliases_carries_the_state(make_stack: Callable[..., Stack]) -> None:
+    stack = make_stack(credential_and_network)
+    first = stack.up()
+    stack.set_config("renamed", "true")
+
+    assert stack.preview().changed() == {}
+    renamed = stack.up()
+    assert renamed.operations == {
+        "ObjectStoreCredential:ci-renamed": "same",
+        "Network:app-renamed": "same",
+    }
+    before, after = first.resources, renamed.resources
+    credential = after["ObjectStoreCredential:ci-renamed"]
+    assert credential.outputs["name"] == before["ObjectStoreCredential:ci"].outputs["name"]
+    assert (
+        credential.outputs["secret_access_key"]
+        == (before["ObjectStoreCredential:ci"].outputs["secret_access_key"])
+    )
+    assert after["Network:app-renamed"].outputs["label"] == "app"
+    assert sorted(r.name for r in stack.state.resources) == ["app-renamed", "ci-renamed"]
+    stack.destroy()
+
+
+def test_import_fails_as_the_engine_fails_for_dynamic_resources(
+    make_stack: Callable[..., Stack], fresh_emulator: Emulator
+) -> None:
+    with Client(api_key=fresh_emulator.api_key, api_url=fresh_emulator.api_url) as client:
+        existing = client.networks.create(label="existing", cidr_v4="10.60.0.0/24")
+
+    def program() -> None:
+        alto.Network(
+            "adopted",
+            label="existing",
+            cidr_v4="10.60.0.0/24",
+            opts=pulumi.ResourceOptions(import_=existing.id),
+        )
+
+    stack = make_stack(program)
+    with pytest.raises(DeploymentFailed) as failed:
+        stack.up()
+    (message,) = failed.value.result.failures
+    assert "Network::adopted: import failed" in message
+    assert "KeyError" in message and "__provider" in message
+    assert stack.state.resources == []
+
+
+def test_get_reads_an_existing_resource_and_destroy_leaves_it(
+    make_stack: Callable[..., Stack], fresh_emulator: Emulator
+) -> None:
+    with Client(api_key=fresh_emulator.api_key, api_url=fresh_emulator.api_url) as client:
+        existing = client.networks.create(label="shared", cidr_v4="10.61.0.0/24")
+
+    def program() -> None:
+        shared = alto.Network("shared", opts=pulumi.ResourceOptions(id=existing.id))
+        alto.Firewall("edge", network_id=shared.id, create_default_rules=False)
+        pulumi.export("cidr", shared.cidr)
+
+    stack = make_stack(program)
+    result = stack.up()
+    assert result.operations == {"Network:shared": "read", "Firewall:edge": "create"}
+    assert result.output_values() == {"cidr": "10.61.0.0/24"}
+    assert stack.up().changed() == {}
+    stack.destroy()
+    assert leftovers(fresh_emulator) == {"networks": 1}
+
+
+def test_a_missing_id_fails_the_read(make_stack: Callable[..., Stack]) -> None:
+    def program() -> None:
+        alto.Network("ghost", opts=pulumi.ResourceOptions(id="no-such-network"))
+
+    with pytest.raises(DeploymentFailed) as failed:
+        make_stack(program).up()
+    assert "resource 'no-such-network' does not exist" in str(failed.value)
+
+
+def one_network() -> None:
+    alto.Network("app", cidr_v4="10.62.0.0/24")
+
+
+def test_refresh_and_destroy_use_the_configuration_stored_by_the_last_up(
+    make_stack: Callable[..., Stack], fresh_emulator: Emulator
+) -> None:
+    stack = make_stack(one_network)
+    stack.up()
+    right_key = fresh_emulator.api_key
+    stack.set_config("altostratus:apiKey", "sk-rotated-0123456789abcdef", secret=True)
+
+    # Until an up, refresh keeps using the key stored with the stack: it still works.
+    assert stack.refresh().operations == {"Network:app": "same"}
+    # An up with no change stores the new key without calling the API...
+    assert stack.up().changed() == {}
+    # ...and from then on refresh uses it, and says what to do about the 401.
+    with pytest.raises(DeploymentFailed) as failed:
+        stack.refresh()
+    (message,) = failed.value.result.failures
+    assert "401" in message and "stored with the stack may be stale" in message
+    assert "run pulumi up with the current key first" in message
+
+    stack.set_config("altostratus:apiKey", right_key, secret=True)
+    stack.up()
+    stack.set_config("altostratus:apiKey", "sk-rotated-0123456789abcdef", secret=True)
+    stack.destroy()  # with the stored, right key
+    assert leftovers(fresh_emulator) == {}
