@@ -176,3 +176,35 @@ def test_the_request_log_keeps_the_latest_entries_only() -> None:
     for number in range(5):
         log.add("GET", f"/{number}", {})
     assert [entry["path"] for entry in log.entries()] == ["/2", "/3", "/4"]
+
+
+def test_a_malformed_chunked_body_to_s3_is_400_xml(fresh_emulator: Emulator) -> None:
+    status, credential = call(
+        fresh_emulator, "POST", "/v2/objectstore/credentials", {"name": "c", "region": "LON1"}
+    )
+    assert status == 200
+    parts = urlsplit(fresh_emulator.s3_url)
+    head = (
+        f"PUT /bucket/key HTTP/1.1\r\nHost: {parts.netloc}\r\nX-Amz-Date: 20260101T000000Z\r\n"
+        "Authorization: AWS4-HMAC-SHA256 Credential="
+        f"{credential['access_key_id']}/20260101/us-east-1/s3/aws4_request, "
+        "SignedHeaders=host, Signature=00\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n"
+    )
+    with socket.create_connection((parts.hostname or "", parts.port or 80), timeout=10) as sock:
+        sock.sendall(head.encode() + b"\r\nzz\r\nhello\r\n0\r\n\r\n")
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    status_line, _, rest = answer.partition(b"\r\n")
+    assert status_line.split()[1] == b"400", answer
+    assert b"<Code>IncompleteBody</Code>" in rest
+
+
+def test_the_delivery_log_keeps_the_latest_entries_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    from altostratus.emulator.clock import Clock
+    from altostratus.emulator.webhooks import dispatcher
+
+    monkeypatch.setattr(dispatcher, "KEPT_RECORDS", 2)
+    deliveries = dispatcher.WebhookDispatcher(object(), Clock())  # type: ignore[arg-type]
+    deliveries.restore({"queue": [], "records": [{"attempt": n} for n in range(5)]})
+    assert deliveries.deliveries() == [{"attempt": 3}, {"attempt": 4}]

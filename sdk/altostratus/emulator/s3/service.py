@@ -234,7 +234,20 @@ def _content_length(environ: dict[str, Any]) -> int | None:
 
 
 def _read_body(environ: dict[str, Any]) -> bytes:
-    """The whole request body, read once; marks the input as consumed."""
+    """The whole request body, read once; marks the input as consumed. A body that cannot be
+    read (malformed chunked encoding, a dropped connection) is a 400."""
+    try:
+        return _read_all(environ)
+    except S3Error:
+        raise
+    except Exception:  # the peer's bytes
+        environ["altostratus.body_read"] = True
+        raise S3Error(
+            400, "IncompleteBody", "The request body could not be read (malformed chunks?)."
+        ) from None
+
+
+def _read_all(environ: dict[str, Any]) -> bytes:
     stream = environ["wsgi.input"]
     if environ.get("wsgi.input_terminated"):
         chunks = list(iter(lambda: stream.read(_CHUNK), b""))

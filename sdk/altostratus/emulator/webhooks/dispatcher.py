@@ -11,6 +11,7 @@ import logging
 import random
 import threading
 import uuid
+from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
@@ -27,6 +28,8 @@ logger = logging.getLogger("altostratus.emulator.webhooks")
 RETRY_DELAYS = (5 * 60.0, 30 * 60.0, 3600.0, 2 * 3600.0, 6 * 3600.0)
 """Emulated seconds from a failed attempt to the next; after the last retry fails, disable."""
 ATTEMPTS = len(RETRY_DELAYS) + 1
+KEPT_RECORDS = 10_000
+"""Delivery records kept for ``GET /_emulator/deliveries``: the latest, so memory stays bounded."""
 USER_AGENT = f"altostratus-emulator/{__version__}"
 
 
@@ -71,7 +74,7 @@ class WebhookDispatcher:
         self._cond = threading.Condition()
         self._queue: list[tuple[float, int, _Attempt]] = []
         self._order = itertools.count()
-        self._records: list[dict[str, object]] = []
+        self._records: deque[dict[str, object]] = deque(maxlen=KEPT_RECORDS)
         self._in_flight = 0
         self._generation = 0
         self._kick = threading.Event()
@@ -140,7 +143,7 @@ class WebhookDispatcher:
     def restore(self, saved: dict[str, Any]) -> None:
         """Take back what ``saved()`` returned (before the worker starts)."""
         with self._cond:
-            self._records = [dict(r) for r in saved["records"]]
+            self._records = deque((dict(r) for r in saved["records"]), maxlen=KEPT_RECORDS)
             for due, attempt in saved["queue"]:
                 self._push(due, replace(attempt, generation=self._generation))
 
