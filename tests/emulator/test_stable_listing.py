@@ -3,6 +3,8 @@ or deleted between its pages."""
 
 from __future__ import annotations
 
+import pytest
+
 from altostratus.emulator import Emulator
 
 from .test_server import call
@@ -32,3 +34,21 @@ def test_records_existing_throughout_a_listing_appear_exactly_once(
     counts = {record_id: seen.count(record_id) for record_id in kept}
     assert set(counts.values()) == {1}, [i for i, c in counts.items() if c != 1]
     assert len(seen) == len(set(seen))
+
+
+def test_deleted_places_are_forgotten_in_time_and_past_a_bound(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from altostratus.emulator.state import base
+
+    table: base.RecordTable[base.Record] = base.RecordTable()
+    for number in range(20):
+        table[f"r{number}"] = base.Record(f"r{number}", "acct", "LON1")
+    monkeypatch.setattr(base, "KEPT_PLACES", 2)
+    for number in range(5):  # the fifth deletion passes twice the bound: the oldest go
+        del table[f"r{number}"]
+    records, pages = table.page("acct", "LON1", 1, 10)
+    assert [r.id for r in records] == [f"r{n}" for n in range(5, 13)] and pages == 2
+    monkeypatch.setattr(base, "KEEP_PLACE_SECONDS", -1.0)
+    records, pages = table.page("acct", "LON1", 1, 10)
+    assert [r.id for r in records] == [f"r{n}" for n in range(5, 15)] and pages == 2

@@ -99,7 +99,7 @@ class RecordTable(dict[str, R]):
         self.counts[record.account_id] -= 1
         deleted = self._deleted.setdefault(key, {})
         deleted[record_id] = time.monotonic()
-        if len(deleted) > KEPT_PLACES:
+        if len(deleted) > 2 * KEPT_PLACES:  # forget in batches: O(1) a delete, amortized
             self._forget_places(key, time.monotonic())
 
     def count(self, account_id: str) -> int:
@@ -107,15 +107,21 @@ class RecordTable(dict[str, R]):
         return self.counts.get(account_id, 0)
 
     def _forget_places(self, key: tuple[str, str], now: float) -> None:
-        deleted = self._deleted.get(key, {})
-        old = {i for i, at in deleted.items() if now - at > KEEP_PLACE_SECONDS}
-        excess = len(deleted) - len(old) - KEPT_PLACES
-        if excess > 0:
-            old.update(sorted(set(deleted) - old, key=deleted.__getitem__)[:excess])
-        if not old:
+        """Drop the places of records deleted more than ``KEEP_PLACE_SECONDS`` ago, and the
+        oldest past ``KEPT_PLACES``. Deletions are kept in the order they happened, so both are
+        a prefix; the order is rebuilt only when something is dropped."""
+        deleted = self._deleted.get(key)
+        if not deleted:
             return
-        self._order[key] = [i for i in self._order.get(key, []) if i not in old]
-        for record_id in old:
+        dropped: set[str] = set()
+        for record_id, at in deleted.items():
+            if now - at <= KEEP_PLACE_SECONDS and len(deleted) - len(dropped) <= KEPT_PLACES:
+                break
+            dropped.add(record_id)
+        if not dropped:
+            return
+        self._order[key] = [i for i in self._order.get(key, []) if i not in dropped]
+        for record_id in dropped:
             del deleted[record_id]
 
     def page(self, account_id: str, region: str, number: int, size: int) -> tuple[list[R], int]:
