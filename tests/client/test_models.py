@@ -24,15 +24,17 @@ def test_answers_with_unknown_fields_are_read(client: Client, api: FakeAPI) -> N
     extra = {"surprise": 1}
     lb = LOAD_BALANCER | extra | {"backends": [BACKEND | extra]}
     api.queue(answer(200, lb))
-    assert client.load_balancers.get("lb1").backends == [models.LoadBalancerBackend(**BACKEND)]
+    assert client.load_balancers.get("lb1").backends == [
+        models.LoadBalancerBackendRecord(**BACKEND)
+    ]
 
 
 def test_an_answer_of_the_wrong_shape_is_an_invalid_response_error(
     client: Client, api: FakeAPI
 ) -> None:
-    api.queue(answer(200, {"id": "n1"}))
+    api.queue(answer(200, {"name": "net-abc", "label": "backend"}))
     with pytest.raises(
-        InvalidResponseError, match=r"invalid_response: unexpected answer, name: Field required"
+        InvalidResponseError, match=r"invalid_response: unexpected answer, id: Field required"
     ):
         client.networks.get("n1")
 

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from altostratus.client.models import FirewallUpdated as FirewallUpdated
     from altostratus.client.models import LoadBalancer as LoadBalancer
     from altostratus.client.models import LoadBalancerBackend as LoadBalancerBackend
+    from altostratus.client.models import LoadBalancerBackendRecord as LoadBalancerBackendRecord
     from altostratus.client.models import Network as Network
     from altostratus.client.models import NetworkCreated as NetworkCreated
     from altostratus.client.models import NetworkUpdated as NetworkUpdated

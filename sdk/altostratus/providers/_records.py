@@ -55,11 +55,11 @@ class RecordHooks(Generic[RecordT]):
 
     def _settle(self, api: Client, inputs: dict[str, Any], record: Any) -> dict[str, Any]:
         """Outputs of a created (or adopted) record, once ready."""
-        if self.state_field is not None and not self._ready(record):
+        if not self._provisioned(record):
             record = wait_until(
                 lambda: self._records(api).get(record.id, region=self._region(inputs)),
                 lambda current: str(getattr(current, str(self.state_field))),
-                ready=self._ready,
+                ready=self._provisioned,
                 failed=self.failed_states,
                 what=f"{self.kind} {record.id}",
                 timeout=_config.wait_timeout(),
@@ -70,6 +70,13 @@ class RecordHooks(Generic[RecordT]):
 
     def _ready(self, record: RecordT) -> bool:
         return True
+
+    def _provisioned(self, record: RecordT) -> bool:
+        """Whether a created record needs no readiness wait: it is ready, or it does not report
+        its state at all (waiting for a state that is never answered would only time out)."""
+        if self.state_field is None or getattr(record, self.state_field, None) is None:
+            return True
+        return self._ready(record)
 
     def _lookup(self, api: Client, inputs: dict[str, Any]) -> list[RecordT]:
         records = self._records(api).list(region=self._region(inputs))

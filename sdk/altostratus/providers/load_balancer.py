@@ -94,9 +94,10 @@ class LoadBalancerArgs:
 class LoadBalancerProvider(Provider["LoadBalancerRecord"]):
     kind = "load balancer"
     naming = "name"
-    full_create_answer = True
     full_update_answer = True
     state_field = "state"
+    """The create answer is the balancer without its ``service_name``: the record is read once
+    the balancer is available."""
     fields = inputs_of(LoadBalancerArgs)
 
     def _records(self, api: Client) -> LoadBalancersAPI:
@@ -131,7 +132,7 @@ class LoadBalancerProvider(Provider["LoadBalancerRecord"]):
         )
 
     def _ready(self, record: LoadBalancerRecord) -> bool:
-        return bool(record.state == "available" and record.service_name is not None)
+        return record.state == "available"
 
 
 class LoadBalancer(

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from altostratus.client.models.firewall import Firewall, FirewallCreated, FirewallUpdated
 from altostratus.client.models.firewall_rule import FirewallRule
-from altostratus.client.models.load_balancer import LoadBalancer, LoadBalancerBackend
+from altostratus.client.models.load_balancer import (
+    LoadBalancer,
+    LoadBalancerBackend,
+    LoadBalancerBackendRecord,
+)
 from altostratus.client.models.network import Network, NetworkCreated, NetworkUpdated
 from altostratus.client.models.object_store import ObjectStore, ObjectStoreOwner
 from altostratus.client.models.object_store_credential import ObjectStoreCredential
@@ -19,6 +23,7 @@ __all__ = [
     "FirewallUpdated",
     "LoadBalancer",
     "LoadBalancerBackend",
+    "LoadBalancerBackendRecord",
     "Network",
     "NetworkCreated",
     "NetworkUpdated",

@@ -8,17 +8,17 @@ from altostratus.client.models.firewall_rule import FirewallRule
 
 class Firewall(ResponseModel):
     id: str
-    name: str
-    account_id: str
-    rules_count: int
-    instance_count: int
-    cluster_count: int
-    loadbalancer_count: int
-    default: str
+    name: str | None = None
+    account_id: str | None = None
+    rules_count: int | None = None
+    instance_count: int | None = None
+    cluster_count: int | None = None
+    loadbalancer_count: int | None = None
+    default: str | None = None
     """Boolean-like text."""
-    label: str
-    network_id: str
-    rules: list[FirewallRule]
+    label: str | None = None
+    network_id: str | None = None
+    rules: list[FirewallRule] | None = None
 
     @field_validator("default", mode="before")
     @classmethod
@@ -26,17 +26,15 @@ class Firewall(ResponseModel):
         return str(value).lower() if isinstance(value, bool) else value
 
 
-class FirewallCreated(ResponseModel):
-    """The create answer; `firewalls.get(id)` has the full record."""
+class FirewallCreated(Firewall):
+    """The create answer (``id``, ``result``, ``name``); `firewalls.get(id)` has the full
+    record."""
 
-    id: str
-    result: str
-    name: str
+    result: str | None = None
 
 
-class FirewallUpdated(ResponseModel):
-    """The update answer; `firewalls.get(id)` has the full record."""
+class FirewallUpdated(Firewall):
+    """The update answer (``id``, ``result``, ``name``); `firewalls.get(id)` has the full
+    record."""
 
-    id: str
-    result: str
-    name: str
+    result: str | None = None

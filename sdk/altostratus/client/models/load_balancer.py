@@ -1,12 +1,10 @@
 from __future__ import annotations
 
-from pydantic import field_validator
-
 from altostratus.client.models._base import RequestModel, ResponseModel
 
 
 class LoadBalancerBackend(RequestModel):
-    """A backend; refuses unknown fields when built for a request."""
+    """A backend as sent in a request: every field required, unknown fields refused."""
 
     ip: str
     protocol: str
@@ -15,33 +13,32 @@ class LoadBalancerBackend(RequestModel):
     target_port: int
 
 
+class LoadBalancerBackendRecord(ResponseModel):
+    """A backend as the service answers it; the official clients' answers may leave out
+    ``protocol`` (and carry ``health_check_port``, which is ignored)."""
+
+    ip: str | None = None
+    protocol: str | None = None
+    source_port: int | None = None
+    target_port: int | None = None
+
+
 class LoadBalancer(ResponseModel):
     id: str
-    name: str
-    network_id: str
+    name: str | None = None
+    network_id: str | None = None
     service_name: str | None = None
     """Absent from the create answer."""
-    algorithm: str
+    algorithm: str | None = None
     """round_robin or least_connections."""
-    backends: list[LoadBalancerBackend]
-    public_ip: str
+    backends: list[LoadBalancerBackendRecord] | None = None
+    public_ip: str | None = None
     """Empty until the balancer is ready."""
-    private_ip: str
+    private_ip: str | None = None
     """Empty until the balancer is ready."""
     firewall_id: str | None = None
-    state: str
+    state: str | None = None
     """Empty right after creation, `available` once ready."""
-    max_concurrent_requests: int
-    created_at: str
+    max_concurrent_requests: int | None = None
+    created_at: str | None = None
     """ISO 8601 UTC."""
-
-    @field_validator("backends", mode="before")
-    @classmethod
-    def _known_backend_fields(cls, value: object) -> object:
-        if not isinstance(value, list):
-            return value
-        known = LoadBalancerBackend.model_fields
-        return [
-            {k: v for k, v in item.items() if k in known} if isinstance(item, dict) else item
-            for item in value
-        ]

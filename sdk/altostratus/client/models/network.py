@@ -5,30 +5,28 @@ from altostratus.client.models._base import ResponseModel
 
 class Network(ResponseModel):
     id: str
-    name: str
+    name: str | None = None
     """Internal name the service generates."""
-    default: bool
+    default: bool | None = None
     """Whether this is the region's default network (which cannot be deleted)."""
-    cidr: str
-    gateway_ipv4: str
-    label: str
+    cidr: str | None = None
+    gateway_ipv4: str | None = None
+    label: str | None = None
     """Display name."""
-    status: str
-    ipv4_enabled: bool
-    nameservers_v4: list[str]
-    free_ip_count: int
+    status: str | None = None
+    ipv4_enabled: bool | None = None
+    nameservers_v4: list[str] | None = None
+    free_ip_count: int | None = None
 
 
-class NetworkCreated(ResponseModel):
-    """The create answer; `networks.get(id)` has the full record."""
+class NetworkCreated(Network):
+    """The create answer (``id``, ``result``, ``label``, often ``name``); `networks.get(id)` has
+    the full record."""
 
-    id: str
-    result: str
-    name: str
-    label: str
+    result: str | None = None
 
 
-class NetworkUpdated(ResponseModel):
-    id: str
-    result: str
-    label: str
+class NetworkUpdated(Network):
+    """The update answer (``id``, ``result``, ``label``)."""
+
+    result: str | None = None

@@ -1,6 +1,11 @@
 from __future__ import annotations
 
+from pydantic import AliasChoices, Field
+
 from altostratus.client.models._base import ResponseModel
+
+SIZE = AliasChoices("max_size_gb", "max_size")
+"""The size in gigabytes: the spec's name, then the one the official clients read."""
 
 
 class ObjectStoreOwner(ResponseModel):
@@ -9,11 +14,9 @@ class ObjectStoreOwner(ResponseModel):
 
 
 class ObjectStore(ResponseModel):
-    """An object store; list answers may leave out some details."""
-
     id: str
-    name: str
-    max_size_gb: int | None = None
+    name: str | None = None
+    max_size_gb: int | None = Field(default=None, validation_alias=SIZE)
     owner_info: ObjectStoreOwner | None = None
     status: str | None = None
     """`creating`, then `ready` (or `failed`)."""

@@ -1,38 +1,47 @@
 from __future__ import annotations
 
+from pydantic import ConfigDict
+
 from altostratus.client.models._base import ResponseModel
 
 
 class Quota(ResponseModel):
-    """Limits and usage of an account; each `<name>_usage` counts live resources."""
+    """Limits and usage of an account; each `<name>_usage` counts live resources.
+
+    Counters the service adds beyond these (``loadbalancer_count_limit``,
+    ``objectstore_gb_usage``, ...) are kept as extra fields: `model_dump()` and `model_extra`
+    have them.
+    """
+
+    model_config = ConfigDict(extra="allow")
 
     id: str
     default_user_id: str | None = None
     default_user_email_address: str | None = None
-    instance_count_limit: int
-    instance_count_usage: int
-    cpu_core_limit: int
-    cpu_core_usage: int
-    ram_mb_limit: int
-    ram_mb_usage: int
-    disk_gb_limit: int
-    disk_gb_usage: int
-    disk_volume_count_limit: int
-    disk_volume_count_usage: int
-    disk_snapshot_count_limit: int
-    disk_snapshot_count_usage: int
-    public_ip_address_limit: int
-    public_ip_address_usage: int
-    subnet_count_limit: int
-    subnet_count_usage: int
-    network_count_limit: int
-    network_count_usage: int
-    security_group_limit: int
-    security_group_usage: int
-    security_group_rule_limit: int
-    security_group_rule_usage: int
-    port_count_limit: int
-    port_count_usage: int
-    clusters_lifetime_count: int
-    clusters_current_count: int
-    instances_lifetime_count: int
+    instance_count_limit: int | None = None
+    instance_count_usage: int | None = None
+    cpu_core_limit: int | None = None
+    cpu_core_usage: int | None = None
+    ram_mb_limit: int | None = None
+    ram_mb_usage: int | None = None
+    disk_gb_limit: int | None = None
+    disk_gb_usage: int | None = None
+    disk_volume_count_limit: int | None = None
+    disk_volume_count_usage: int | None = None
+    disk_snapshot_count_limit: int | None = None
+    disk_snapshot_count_usage: int | None = None
+    public_ip_address_limit: int | None = None
+    public_ip_address_usage: int | None = None
+    subnet_count_limit: int | None = None
+    subnet_count_usage: int | None = None
+    network_count_limit: int | None = None
+    network_count_usage: int | None = None
+    security_group_limit: int | None = None
+    security_group_usage: int | None = None
+    security_group_rule_limit: int | None = None
+    security_group_rule_usage: int | None = None
+    port_count_limit: int | None = None
+    port_count_usage: int | None = None
+    clusters_lifetime_count: int | None = None
+    clusters_current_count: int | None = None
+    instances_lifetime_count: int | None = None

@@ -4,7 +4,7 @@ from altostratus.client.models._base import ResponseModel
 
 
 class ReservedIpAssignment(ResponseModel):
-    id: str
+    id: str | None = None
     type: str | None = None
     """The kind of resource, e.g. loadbalancer."""
     name: str | None = None
@@ -12,7 +12,7 @@ class ReservedIpAssignment(ResponseModel):
 
 class ReservedIp(ResponseModel):
     id: str
-    name: str
+    name: str | None = None
     ip: str | None = None
     """Absent from the create and update answers."""
     assigned_to: ReservedIpAssignment | None = None

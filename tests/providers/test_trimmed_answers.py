@@ -1,0 +1,93 @@
+"""Providers against a service whose answers carry nothing but ids.
+
+Every answer of the emulator passes through a transport that trims each record to its ``id``.
+A provider still creates, reads, updates and deletes: what the service leaves out is an output
+of None (or the input the program gave), never a failed ``pulumi up``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import httpx
+import pytest
+
+from altostratus.client import Client
+from altostratus.emulator import Emulator
+from altostratus.providers import _config
+from altostratus.providers._inputs import NAME_PREFIX
+
+from .conftest import create
+from .scenarios import IDS, SCENARIOS, Scenario, dependencies
+
+
+def trimmed(value: Any) -> Any:
+    """Every object that has an id reduced to its id, at any depth; the rest kept."""
+    if isinstance(value, dict):
+        if "id" in value:
+            return {"id": value["id"]}
+        return {key: trimmed(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [trimmed(item) for item in value]
+    return value
+
+
+class Trimming(httpx.BaseTransport):
+    """Forwards to the service and trims the records of its JSON answers."""
+
+    def __init__(self) -> None:
+        self.inner = httpx.HTTPTransport()
+        self.trimmed = 0
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        response = self.inner.handle_request(request)
+        content = response.read()
+        response.close()
+        try:
+            body = json.loads(content)
+        except ValueError:
+            return httpx.Response(response.status_code, content=content)
+        if body != trimmed(body):
+            self.trimmed += 1
+        return httpx.Response(response.status_code, json=trimmed(body))
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+@pytest.fixture
+def trimming(api: Client, fresh_emulator: Emulator, monkeypatch: pytest.MonkeyPatch) -> Trimming:
+    """The providers' client, talking to the emulator through the trimming transport."""
+    transport = Trimming()
+    client = Client(fresh_emulator.api_key, fresh_emulator.api_url, transport=transport)
+    monkeypatch.setattr(_config, "_client", client)
+    return transport
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=IDS)
+def test_a_provider_copes_with_answers_that_carry_only_ids(
+    api: Client, trimming: Trimming, scenario: Scenario
+) -> None:
+    provider = scenario.provider
+    deps = dependencies(api, scenario.needs)
+    news: dict[str, Any] = {**scenario.inputs(deps), NAME_PREFIX: scenario.name}
+    id_, outs, inputs = create(provider, news)
+    assert trimming.trimmed > 0
+
+    # What the service left out is None; what the program gave stays.
+    given = {field.name for field in provider.fields} | {NAME_PREFIX}
+    assert {k: v for k, v in outs.items() if k not in given and v is not None} == {}
+    assert {k: outs[k] for k in inputs} == inputs
+    assert provider.diff(id_, outs, provider.check(inputs, news).inputs).changes is False
+
+    checked = provider.check(inputs, {**news, **scenario.update(deps)})
+    updated = provider.update(id_, outs, checked.inputs).outs
+    assert updated is not None
+    assert {k: v for k, v in updated.items() if k not in given and v is not None} == {}
+
+    live = provider.read(id_, updated)
+    assert live.id == id_ and live.outs is not None
+
+    provider.delete(id_, live.outs)
+    assert provider.read(id_, live.outs).id is None
