@@ -1,4 +1,4 @@
-"""Users' programs through the type checkers users run: mypy in strict mode, and pyright.
+"""Users' programs through the type checkers users run, in strict mode: mypy and pyright.
 
 ``user_programs/correct.py`` and the examples must check clean. Each other program marks the
 lines where an error is expected, with a fragment of its message (the input it names):
@@ -91,9 +91,12 @@ def mypy_errors(folder: Path) -> Errors:
 
 
 def pyright_errors(folder: Path) -> Errors:
+    """Pyright's errors, in strict mode but for modules that use boto3 (which has no types)."""
     pyright = shutil.which("pyright", path=str(Path(sys.executable).parent))
     if pyright is None:
         pytest.skip("pyright is not installed: pip install -e '.[dev]'")
+    typed = [p.name for p in folder.glob("*.py") if "boto3" not in p.read_text(encoding="utf-8")]
+    (folder / "pyrightconfig.json").write_text(json.dumps({"strict": typed}), encoding="utf-8")
     command = [pyright, "--pythonpath", sys.executable, "--outputjson", "."]
     answer = subprocess.run(command, cwd=folder, capture_output=True, text=True, timeout=600)
     report = json.loads(answer.stdout)
