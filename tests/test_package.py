@@ -11,6 +11,7 @@ import pytest
 import altostratus
 import altostratus.client
 import altostratus.providers
+import altostratus.testing
 from altostratus import _exports
 from altostratus.client import errors
 
@@ -27,7 +28,7 @@ def test_the_package_exports_every_resource_args_class_and_error_and_the_client(
     assert {"Client", "__version__"} <= exported
 
 
-@pytest.mark.parametrize("package", [altostratus, altostratus.client])
+@pytest.mark.parametrize("package", [altostratus, altostratus.client, altostratus.testing])
 def test_every_public_name_is_listed_once_and_resolves_to_its_home(package: object) -> None:
     source = Path(inspect.getfile(package)).read_text(encoding="utf-8")  # type: ignore[arg-type]
     homes = _exports.declared_exports(source)
