@@ -22,8 +22,13 @@ from pathlib import Path
 
 import pytest
 
+import altostratus
+import altostratus.client
+import altostratus.testing
+
 ROOT = Path(__file__).parents[1]
 PROGRAMS = Path(__file__).parent / "user_programs"
+PUBLIC_PACKAGES = (altostratus, altostratus.client, altostratus.testing)
 _MARK = re.compile(r"# expect(?:-(?P<checker>mypy|pyright))?: (?P<fragment>.+?)\s*(?=# expect|$)")
 _MYPY_CONFIG = """\
 [mypy]
@@ -46,7 +51,19 @@ def programs(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for module in (ROOT / "examples").glob("*/*.py"):
         example = module.parent.name.replace("-", "_")
         shutil.copy(module, folder / f"{example}__{module.name}")
+    (folder / "every_public_name.py").write_text(every_public_name(), encoding="utf-8")
     return folder
+
+
+def every_public_name() -> str:
+    """A program that uses every name the public packages list in ``__all__``: each must
+    resolve for the type checker as it does at run time, lazy loading notwithstanding."""
+    lines = []
+    for package in PUBLIC_PACKAGES:
+        alias = package.__name__.replace(".", "_")
+        lines.append(f"import {package.__name__} as {alias}")
+        lines += [f"_{alias}_{name}: object = {alias}.{name}" for name in package.__all__]
+    return "\n".join(lines) + "\n"
 
 
 def expected(checker: str) -> Errors:
