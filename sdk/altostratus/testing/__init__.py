@@ -1,6 +1,58 @@
-"""Test Pulumi programs offline: the real provider process, driven as the engine drives it.
+"""Test your Pulumi programs offline, in seconds: the real providers against the emulator.
 
-See ``Stack``. The block below is the one list of the public names, loaded on first use (see
+``Stack`` runs a program (a function, or a project directory with ``Pulumi.yaml`` and
+``__main__.py``) the way ``pulumi preview``, ``up``, ``refresh`` and ``destroy`` do, with the
+altostratus providers running in the real ``python -m pulumi.dynamic`` process, as under the
+engine, against an emulator (``altostratus.emulator``)::
+
+    from altostratus.testing import DeploymentFailed, Stack
+
+    def test_the_firewall_opens_only_https(altostratus_stack):
+        stack = altostratus_stack("infra/")          # or Stack("infra/", emulator=emulator)
+        result = stack.up()
+        assert result.outputs["url"].value.startswith("https://")
+        stack.set_config("cidr", "10.9.0.0/24")
+        assert stack.preview().changed() == {"Network:app": "replace", ...}
+
+Each operation answers a ``Result``: the stack's outputs (``OutputValue`` with ``secret``), each
+resource's operation (``create``, ``same``, ``update``, ``replace``, ``delete``, ``read``) with
+its inputs and outputs, and, when it fails, ``DeploymentFailed`` carrying the same ``Result``
+with the check failures and the property each names.
+
+What the in-process runner does as the engine does (each rule cites the engine's source):
+check against the old inputs, diff against the old outputs ("changes unknown" diffs the inputs),
+create, update, or replace (checked again with no olds; the replacement created first and the
+old resource deleted at the end, dependents first; delete-before-replace when the diff or
+``delete_before_replace`` asks, deleting first the dependents it would replace); resources no
+longer declared deleted; resources registered concurrently as their inputs resolve; preview with
+unknowns and no change; secrets marked by key and ``additional_secret_outputs``; the stack
+configuration stored with the state as the provider's inputs and used by refresh and destroy;
+refresh and destroy in parallel; ``ResourceOptions(id=...)`` reads; ``aliases``;
+``import_`` failing as the engine fails for dynamic providers.
+
+What it does not do, so that nobody mistakes it for the engine:
+
+- resource options other than ``depends_on``, ``parent``, ``aliases``, ``id``, ``import_``,
+  ``delete_before_replace`` and ``additional_secret_outputs`` are ignored: ``protect``,
+  ``ignore_changes``, ``replace_on_changes``, ``retain_on_delete``, ``deleted_with``,
+  ``custom_timeouts`` (no effect on dynamic providers anyway), transforms and hooks;
+- no ``--target``, no plans, no policy packs, no ``pulumi import``, no explicit provider
+  resources (``ResourceOptions(provider=...)``): every dynamic resource uses one provider
+  configured with the stack's configuration;
+- resources of other providers are not run: they get the outputs the test supplies
+  (``other_resources``), by default their inputs; provider functions answer through ``invoke``;
+- a ``StackReference`` sees the outputs the test gives (``references``/``set_reference``);
+- the program runs in the test's process and interpreter, not in its project's virtualenv;
+- the state lives in memory (``Stack.state``), nothing is written to a backend.
+
+With ``engine="pulumi"`` (or ``"auto"``, or ``ALTOSTRATUS_TESTING_ENGINE``) the same API runs the
+program with the real engine through Pulumi's Automation API and a local file backend in a
+temporary directory, where the ``pulumi`` CLI is installed.
+
+The pytest plugin ``altostratus.emulator.pytest_plugin`` gives ``altostratus_stack``: a factory of
+stacks wired to a freshly reset emulator.
+
+The block below is the one list of the public names, loaded on first use (see
 ``altostratus._exports``).
 """
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from altostratus.testing._automation import AutomationStack, cli_available
 from altostratus.testing._engine import Deployment, OtherProvider
 from altostratus.testing._operations import destroy, refresh
 from altostratus.testing._process import ProviderProcess
@@ -24,6 +26,21 @@ from altostratus.testing._properties import Properties, reveal, secret
 from altostratus.testing._results import DeploymentFailed, Result
 from altostratus.testing._state import Goal, Snapshot
 from altostratus.testing._steps import EventSink, ResourceFailed
+
+ENGINES = ("runner", "pulumi", "auto")
+
+
+def choose_engine(engine: str | None) -> str:
+    """``runner`` or ``pulumi``, from the argument or ``ALTOSTRATUS_TESTING_ENGINE``."""
+    chosen = engine or os.environ.get("ALTOSTRATUS_TESTING_ENGINE") or "runner"
+    if chosen not in ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {chosen!r}")
+    if chosen == "auto":
+        return "pulumi" if cli_available() else "runner"
+    if chosen == "pulumi" and not cli_available():
+        raise RuntimeError("engine='pulumi' needs the pulumi CLI on PATH")
+    return chosen
+
 
 if TYPE_CHECKING:
     from altostratus.emulator import Emulator
@@ -68,6 +85,12 @@ class Stack:
     ``StackReference`` by stack name; ``other_resources`` gives the outputs of resources of other
     providers (by default their inputs); ``on_event`` receives a ``StepEvent`` as each step
     starts and ends.
+
+    ``engine`` picks what plays the engine: ``"runner"`` (the default: this process, as described
+    in the module's docstring), ``"pulumi"`` (the real engine through the Automation API; needs
+    the ``pulumi`` CLI) or ``"auto"`` (the CLI when it is on ``PATH``). The environment variable
+    ``ALTOSTRATUS_TESTING_ENGINE`` sets the default. With the real engine ``state`` stays empty
+    and the resources' values are those of ``pulumi stack export``.
     """
 
     def __init__(
@@ -84,6 +107,7 @@ class Stack:
         project: str | None = None,
         stack: str = "test",
         processes: ProviderProcesses | None = None,
+        engine: str | None = None,
     ) -> None:
         self.program: Program = Path(program) if isinstance(program, str) else program
         if project is None:
@@ -107,6 +131,8 @@ class Stack:
         self.state = Snapshot()
         self._own_processes = processes is None
         self.processes = processes or ProviderProcesses()
+        self.engine = choose_engine(engine)
+        self._automation: AutomationStack | None = None
 
     # -- configuration ---------------------------------------------------------------------
     def set_config(self, key: str, value: str, *, secret: bool = False) -> None:
@@ -123,20 +149,28 @@ class Stack:
     # -- operations ------------------------------------------------------------------------
     def preview(self) -> Result:
         """``pulumi preview``: check and diff with unknowns; nothing is created or changed."""
+        if self.engine == "pulumi":
+            return self._automation_stack().run("preview")
         return self._deploy(preview=True)
 
     def up(self) -> Result:
         """``pulumi up`` (without its preview): the program's resources made as declared."""
+        if self.engine == "pulumi":
+            return self._automation_stack().run("up")
         return self._deploy(preview=False)
 
     def refresh(self) -> Result:
         """``pulumi refresh``: every resource read, with the configuration stored in the state."""
+        if self.engine == "pulumi":
+            return self._automation_stack().run("refresh")
         process = self.processes.get(self.state.provider_config)
         outcome = refresh(self.state, process, on_event=self.on_event)
         return self._conclude("refresh", outcome.operations, outcome.snapshot, outcome.failures)
 
     def destroy(self) -> Result:
         """``pulumi destroy``: everything deleted, with the configuration stored in the state."""
+        if self.engine == "pulumi":
+            return self._automation_stack().run("destroy")
         process = self.processes.get(self.state.provider_config)
         outcome = destroy(self.state, process, on_event=self.on_event)
         return self._conclude("destroy", outcome.operations, outcome.snapshot, outcome.failures)
@@ -145,6 +179,9 @@ class Stack:
         """Stop the provider processes this stack started (the state is kept)."""
         if self._own_processes:
             self.processes.close()
+        if self._automation is not None:
+            self._automation.close()
+            self._automation = None
 
     def __enter__(self) -> Stack:
         return self
@@ -153,6 +190,13 @@ class Stack:
         self.close()
 
     # -- the machinery ---------------------------------------------------------------------
+    def _automation_stack(self) -> AutomationStack:
+        if self._automation is None:
+            self._automation = AutomationStack(self.program, self.project, self.name, self.on_event)
+        self._automation.set_references(self.references)
+        self._automation.set_config(self.project, self.config)
+        return self._automation
+
     def _deploy(self, *, preview: bool) -> Result:
         config = provider_inputs(self.project, self.config)
         deployment = Deployment(
