@@ -50,8 +50,8 @@ def test_it_builds_on_the_network_stack_it_is_given(altostratus_stack, altostrat
         shared = client.networks.create(label="shared", cidr_v4="10.80.0.0/24")
     stack = altostratus_stack(
         PROJECT,
-        config={"networkStack": "acme/network/prod"},
-        references={"acme/network/prod": {"network_id": shared.id}},
+        config={"networkStack": "organization/network/prod"},
+        references={"organization/network/prod": {"network_id": shared.id}},
     )
     result = stack.up()
 

@@ -42,12 +42,14 @@ What it does not do, so that nobody mistakes it for the engine:
 - resources of other providers are not run: they get the outputs the test supplies
   (``other_resources``), by default their inputs; provider functions answer through ``invoke``;
 - a ``StackReference`` sees the outputs the test gives (``references``/``set_reference``);
+- ``up()`` is ``pulumi up --skip-preview``: call ``preview()`` first to see what ``pulumi up``
+  would show;
 - the program runs in the test's process and interpreter, not in its project's virtualenv;
 - the state lives in memory (``Stack.state``), nothing is written to a backend.
 
 With ``engine="pulumi"`` (or ``"auto"``, or ``ALTOSTRATUS_TESTING_ENGINE``) the same API runs the
 program with the real engine through Pulumi's Automation API and a local file backend in a
-temporary directory, where the ``pulumi`` CLI is installed.
+temporary directory, where the ``pulumi`` CLI is installed (see ``Stack`` for what differs).
 
 The pytest plugin ``altostratus.emulator.pytest_plugin`` gives ``altostratus_stack``: a factory of
 stacks wired to a freshly reset emulator.

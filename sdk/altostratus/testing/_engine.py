@@ -102,6 +102,10 @@ class Deployment:
         if old is not None and old.inputs == goal.properties:
             self._record(goal, "same", old.id, goal.properties, old.outputs)
             return old.id, old.outputs
+        if self.preview:
+            # A preview creates nothing: the new state holds the inputs, the id is not known.
+            op = "update" if old else "create"
+            return self._record(goal, op, old.id if old else "", goal.properties, goal.properties)
         id_, outputs = self.other_provider(goal)
         outputs = mark_secret_outputs(outputs, goal.properties, goal.additional_secret_outputs)
         self._record(goal, "update" if old else "create", id_, goal.properties, outputs)

@@ -89,8 +89,10 @@ class Stack:
     ``engine`` picks what plays the engine: ``"runner"`` (the default: this process, as described
     in the module's docstring), ``"pulumi"`` (the real engine through the Automation API; needs
     the ``pulumi`` CLI) or ``"auto"`` (the CLI when it is on ``PATH``). The environment variable
-    ``ALTOSTRATUS_TESTING_ENGINE`` sets the default. With the real engine ``state`` stays empty
-    and the resources' values are those of ``pulumi stack export``.
+    ``ALTOSTRATUS_TESTING_ENGINE`` sets the default. With the real engine ``state`` stays empty,
+    the resources' values are those of ``pulumi stack export``, resources of other providers run
+    their real providers (``other_resources`` and ``invoke`` are not used), and references name
+    ``organization/<project>/<stack>``, the local backend's one organization.
     """
 
     def __init__(
@@ -150,19 +152,19 @@ class Stack:
     def preview(self) -> Result:
         """``pulumi preview``: check and diff with unknowns; nothing is created or changed."""
         if self.engine == "pulumi":
-            return self._automation_stack().run("preview")
+            return self._automation_stack().run("preview", self.on_event)
         return self._deploy(preview=True)
 
     def up(self) -> Result:
         """``pulumi up`` (without its preview): the program's resources made as declared."""
         if self.engine == "pulumi":
-            return self._automation_stack().run("up")
+            return self._automation_stack().run("up", self.on_event)
         return self._deploy(preview=False)
 
     def refresh(self) -> Result:
         """``pulumi refresh``: every resource read, with the configuration stored in the state."""
         if self.engine == "pulumi":
-            return self._automation_stack().run("refresh")
+            return self._automation_stack().run("refresh", self.on_event)
         process = self.processes.get(self.state.provider_config)
         outcome = refresh(self.state, process, on_event=self.on_event)
         return self._conclude("refresh", outcome.operations, outcome.snapshot, outcome.failures)
@@ -170,7 +172,7 @@ class Stack:
     def destroy(self) -> Result:
         """``pulumi destroy``: everything deleted, with the configuration stored in the state."""
         if self.engine == "pulumi":
-            return self._automation_stack().run("destroy")
+            return self._automation_stack().run("destroy", self.on_event)
         process = self.processes.get(self.state.provider_config)
         outcome = destroy(self.state, process, on_event=self.on_event)
         return self._conclude("destroy", outcome.operations, outcome.snapshot, outcome.failures)
@@ -192,7 +194,7 @@ class Stack:
     # -- the machinery ---------------------------------------------------------------------
     def _automation_stack(self) -> AutomationStack:
         if self._automation is None:
-            self._automation = AutomationStack(self.program, self.project, self.name, self.on_event)
+            self._automation = AutomationStack(self.program, self.project, self.name)
         self._automation.set_references(self.references)
         self._automation.set_config(self.project, self.config)
         return self._automation

@@ -1,0 +1,150 @@
+"""What the real engine reports, read into the runner's terms: steps, check failures, state.
+
+The Automation API streams engine events (``pulumi.automation.events``) and exports the state as
+``pulumi stack export --show-secrets`` prints it; ``EngineEvents`` turns the first into
+``StepEvent`` progress, operations and ``CheckFailureResult``, and ``exported_resource`` the
+second into ``ResourceResult``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from altostratus.testing._results import CheckFailureResult, ResourceResult, resource_key
+from altostratus.testing._state import STACK_TYPE, StepEvent
+from altostratus.testing._steps import EventSink
+
+# ``GetResourcePropertyInvalidValueError`` and ``GetResourceInvalidError`` (pkg/diag/errors.go):
+# "%v resource '%v's property '%v' value %v has a problem: %v", "%v resource '%v' has a problem".
+_PROPERTY_FAILURE = re.compile(r"'s property '([^']*)' value .*? has a problem: (.*)$", re.DOTALL)
+_RESOURCE_FAILURE = re.compile(r"resource '[^']*' has a problem: (.*)$", re.DOTALL)
+_COLOR = re.compile(r"<\{%[^%]*%\}>")
+
+# The engine's step kinds (``pkg/resource/deploy/step.go``'s ``StepOp``) as ``Result`` names them.
+_SHOWN = {
+    "create-replacement": "replace",
+    "delete-replaced": "replace",
+    "discard-replaced": "replace",
+    "replace": "replace",
+    "discard": "delete",
+    "read-replacement": "read",
+}
+_STATUS = {
+    "resource_pre_event": "started",
+    "res_outputs_event": "done",
+    "res_op_failed_event": "failed",
+}
+
+SECRET_SIGNATURE = "4dabf18193072939515e22adb298388d"
+"""The key that marks a secret in the state's JSON (``sig.Secret``)."""
+
+HIDDEN = ("__provider", "__name_prefix")
+
+
+def check_failure(message: str) -> tuple[str, str] | None:
+    """The property (or "") and the reason in the engine's message for a check failure."""
+    plain = _COLOR.sub("", message).strip()
+    found = _PROPERTY_FAILURE.search(plain)
+    if found:
+        return found[1], found[2].strip()
+    found = _RESOURCE_FAILURE.search(plain)
+    return ("", found[1].strip()) if found else None
+
+
+class EngineEvents:
+    """A sink for the Automation API's ``on_event``: each resource's operation, in order.
+
+    ``operations`` maps each URN to its type and operation (the last step it went through;
+    a replacement's steps all read ``replace``); ``check_failures`` holds the check failures the
+    engine reported; ``on_event`` receives a ``StepEvent`` as each step starts and ends.
+    """
+
+    def __init__(self, on_event: EventSink | None, *, preview: bool) -> None:
+        self.on_event = on_event
+        self.preview = preview
+        self.operations: dict[str, tuple[str, str]] = {}
+        self.check_failures: list[CheckFailureResult] = []
+        self._started: dict[tuple[str, str], float] = {}
+
+    def __call__(self, event: Any) -> None:
+        diag = event.diagnostic_event
+        if diag is not None and diag.severity == "error":
+            found = check_failure(diag.message)
+            if found and diag.urn:
+                self.check_failures.append(CheckFailureResult(resource_key(diag.urn), *found))
+            return
+        for name, status in _STATUS.items():
+            step = getattr(event, name, None)
+            if step is not None:
+                self._step(step.metadata, status)
+
+    def _step(self, meta: Any, status: str) -> None:
+        op = str(getattr(meta.op, "value", meta.op))
+        if meta.type.startswith("pulumi:providers:") or meta.type == STACK_TYPE:
+            return
+        key = (meta.urn, op)
+        now = time.monotonic()
+        if status == "started":
+            self._started[key] = now
+        elapsed = now - self._started.get(key, now)
+        if op != "refresh":
+            self.operations[meta.urn] = (meta.type, _SHOWN.get(op, op))
+        if self.on_event is not None:
+            self.on_event(StepEvent(op, meta.urn, meta.type, status, elapsed, preview=self.preview))
+
+
+def revealed(value: Any) -> tuple[Any, bool]:
+    """An exported value with its secrets decoded, and whether it held any."""
+    if isinstance(value, dict):
+        if SECRET_SIGNATURE in value:
+            inner = json.loads(value["plaintext"]) if "plaintext" in value else None
+            return revealed(inner)[0], True
+        pairs = {k: revealed(v) for k, v in value.items()}
+        return {k: v for k, (v, _) in pairs.items()}, any(s for _, s in pairs.values())
+    if isinstance(value, list):
+        items = [revealed(v) for v in value]
+        return [v for v, _ in items], any(s for _, s in items)
+    return value, False
+
+
+def exported_resource(res: Mapping[str, Any], op: str = "") -> ResourceResult:
+    """A resource of ``pulumi stack export --show-secrets`` as a ``ResourceResult``."""
+    inputs = {k: revealed(v)[0] for k, v in (res.get("inputs") or {}).items() if k not in HIDDEN}
+    outputs: dict[str, Any] = {}
+    secrets: set[str] = set()
+    for key, value in (res.get("outputs") or {}).items():
+        if key in HIDDEN:
+            continue
+        outputs[key], is_secret = revealed(value)
+        if is_secret:
+            secrets.add(key)
+    return ResourceResult(
+        str(res["urn"]),
+        str(res["type"]),
+        op,
+        str(res.get("id", "")),
+        inputs,
+        outputs,
+        frozenset(secrets),
+    )
+
+
+def refresh_operations(
+    before: Mapping[str, ResourceResult], after: Mapping[str, ResourceResult]
+) -> dict[str, ResourceResult]:
+    """What a refresh did to each resource, as the runner says it: same, update or delete."""
+    found: dict[str, ResourceResult] = {}
+    for urn, old in before.items():
+        new = after.get(urn)
+        if new is None:
+            found[urn] = ResourceResult(urn, old.type, "delete", old.id, old.inputs, old.outputs)
+        else:
+            op = "same" if new.outputs == old.outputs else "update"
+            found[urn] = ResourceResult(
+                urn, new.type, op, new.id, new.inputs, new.outputs, new.secret_outputs
+            )
+    return found

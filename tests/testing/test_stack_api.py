@@ -1,0 +1,159 @@
+"""The public ``Stack`` API as a user's test meets it: the fixture, configuration, secrets,
+stack references, resources of other providers and the progress events."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pulumi
+import pytest
+from account import leftovers
+
+import altostratus as alto
+from altostratus.client import Client
+from altostratus.emulator import Emulator
+from altostratus.testing import DeploymentFailed, Stack, StepEvent, secret
+
+
+class Bucket(pulumi.CustomResource):
+    """A resource of another provider, as a composed program declares one."""
+
+    website_endpoint: pulumi.Output[str]
+
+    def __init__(self, name: str, bucket_prefix: str) -> None:
+        super().__init__(
+            "aws:s3/bucket:Bucket",
+            name,
+            {"bucket_prefix": bucket_prefix, "website_endpoint": None},
+        )
+
+
+def labelled_network() -> None:
+    config = pulumi.Config()
+    network = alto.Network("app", label=config.require("label"), cidr_v4="10.30.0.0/24")
+    pulumi.export("label", network.label)
+    pulumi.export("token", config.require_secret("token"))
+
+
+def test_the_fixture_runs_a_program_against_a_fresh_emulator(
+    altostratus_stack: Callable[..., Stack], altostratus_fresh_emulator: Emulator
+) -> None:
+    stack = altostratus_stack(labelled_network, config={"label": "blue"})
+    stack.set_config("token", "t0k3n-0123456789", secret=True)
+
+    result = stack.up()
+
+    assert result.operations == {"Network:app": "create"}
+    network = result.resources["Network:app"]
+    assert network.inputs["cidr_v4"] == "10.30.0.0/24"
+    assert network.outputs["label"] == "blue"
+    with Client(
+        api_key=altostratus_fresh_emulator.api_key, api_url=altostratus_fresh_emulator.api_url
+    ) as client:
+        assert client.networks.get(network.id).label == "blue"
+    assert result.outputs["label"].value == "blue"
+    assert not result.outputs["label"].secret
+    assert result.outputs["token"].value == "t0k3n-0123456789"
+    assert result.outputs["token"].secret
+
+    stack.set_config("label", "green")
+    assert stack.up().operations == {"Network:app": "update"}
+    assert stack.destroy().operations == {"Network:app": "delete"}
+    assert leftovers(altostratus_fresh_emulator) == {}
+
+
+def test_a_check_failure_names_the_resource_and_the_property(
+    altostratus_stack: Callable[..., Stack], altostratus_fresh_emulator: Emulator
+) -> None:
+    def program() -> None:
+        alto.Network("app", cidr_v4="10.30.0.0/33")
+
+    stack = altostratus_stack(program)
+    with pytest.raises(DeploymentFailed) as failed:
+        stack.up()
+    (failure,) = failed.value.check_failures
+    assert (failure.resource, failure.property) == ("Network:app", "cidr_v4")
+    assert "Network:app" not in failed.value.result.resources or (
+        failed.value.result.resources["Network:app"].op != "create"
+    )
+    assert leftovers(altostratus_fresh_emulator) == {}
+
+
+def test_a_stack_reference_sees_the_outputs_the_test_gives(
+    altostratus_stack: Callable[..., Stack],
+) -> None:
+    def program() -> None:
+        other = pulumi.StackReference("organization/network/prod")
+        network = alto.Network("app", label=other.get_output("label"), cidr_v4="10.31.0.0/24")
+        pulumi.export("label", network.label)
+        pulumi.export("password", other.get_output("password"))
+
+    stack = altostratus_stack(
+        program, references={"organization/network/prod": {"label": "shared"}}
+    )
+    stack.set_reference(
+        "organization/network/prod", {"label": "shared", "password": secret("hunter2")}
+    )
+    result = stack.up()
+
+    assert result.resources["Network:app"].inputs["label"] == "shared"
+    assert result.outputs["label"].value == "shared"
+    assert result.outputs["password"].value == "hunter2"
+    assert result.outputs["password"].secret
+
+
+def test_resources_of_other_providers_get_the_outputs_the_test_supplies(
+    altostratus_stack: Callable[..., Stack],
+) -> None:
+    seen: list[tuple[str, str, dict[str, Any]]] = []
+
+    def supply(type_: str, name: str, inputs: dict[str, Any]) -> dict[str, Any]:
+        seen.append((type_, name, inputs))
+        return {"id": "logs-7f3a", "website_endpoint": "http://127.0.0.1:9/logs"}
+
+    def program() -> None:
+        bucket = Bucket("logs", bucket_prefix="logs-")
+        alto.Webhook("events", url=bucket.website_endpoint, events=["network.created"])
+
+    stack = altostratus_stack(program, other_resources=supply)
+    preview = stack.preview()
+    assert preview.operations == {"Bucket:logs": "create", "Webhook:events": "create"}
+    assert seen == []  # a preview asks no provider to create anything
+
+    result = stack.up()
+    assert seen == [("aws:s3/bucket:Bucket", "logs", {"bucket_prefix": "logs-"})]
+    bucket = result.resources["Bucket:logs"]
+    assert (bucket.op, bucket.type, bucket.id) == ("create", "aws:s3/bucket:Bucket", "logs-7f3a")
+    assert bucket.inputs == {"bucket_prefix": "logs-"}
+    assert bucket.outputs["website_endpoint"] == "http://127.0.0.1:9/logs"
+    assert result.resources["Webhook:events"].outputs["url"] == "http://127.0.0.1:9/logs"
+
+    assert stack.up().changed() == {}
+    assert stack.destroy().operations == {"Webhook:events": "delete", "Bucket:logs": "delete"}
+
+
+def test_without_supplied_outputs_another_provider_gives_back_its_inputs(
+    altostratus_stack: Callable[..., Stack],
+) -> None:
+    def program() -> None:
+        bucket = Bucket("logs", bucket_prefix="logs-")
+        pulumi.export("prefix", bucket.bucket_prefix)
+
+    result = altostratus_stack(program).up()
+    assert result.resources["Bucket:logs"].outputs == {"bucket_prefix": "logs-"}
+    assert result.outputs["prefix"].value == "logs-"
+
+
+def test_each_step_is_reported_as_it_starts_and_ends(
+    altostratus_stack: Callable[..., Stack],
+) -> None:
+    events: list[StepEvent] = []
+    stack = altostratus_stack(labelled_network, config={"label": "a"}, on_event=events.append)
+    stack.set_config("token", "t", secret=True)
+    stack.up()
+
+    steps = [(e.op, e.name, e.status) for e in events if e.op != "check"]
+    assert steps == [("create", "app", "started"), ("create", "app", "done")]
+    assert events[-1].type.endswith(":Network")
+    assert events[-1].elapsed > 0
