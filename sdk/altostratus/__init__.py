@@ -1,9 +1,9 @@
 """Pulumi resources, an API client and a local emulator for the service's API.
 
-``import altostratus as alto`` gives the eight resources and their argument classes, the client
-and its errors. They load on first use, so that ``python -m altostratus.emulator`` and the command
-line do not pay for Pulumi's import. The block below is the one list of the public names (see
-``_exports``).
+``import altostratus as alto`` gives the eight resources and their argument classes, the lookups
+(``get_network``, ...), the client and its errors. They load on first use, so that
+``python -m altostratus.emulator`` and the command line do not pay for Pulumi's import. The block
+below is the one list of the public names (see ``_exports``).
 """
 
 from __future__ import annotations
@@ -30,6 +30,32 @@ if TYPE_CHECKING:
     from altostratus.client import QuotaExceededError as QuotaExceededError
     from altostratus.client import RateLimitError as RateLimitError
     from altostratus.client import ServerError as ServerError
+    from altostratus.lookups import GetFirewallResult as GetFirewallResult
+    from altostratus.lookups import GetLoadBalancerResult as GetLoadBalancerResult
+    from altostratus.lookups import GetNetworkResult as GetNetworkResult
+    from altostratus.lookups import GetObjectStoreCredentialResult as GetObjectStoreCredentialResult
+    from altostratus.lookups import GetObjectStoreResult as GetObjectStoreResult
+    from altostratus.lookups import GetReservedIpResult as GetReservedIpResult
+    from altostratus.lookups import GetWebhookResult as GetWebhookResult
+    from altostratus.lookups import NoSingleMatchError as NoSingleMatchError
+    from altostratus.lookups import get_firewall as get_firewall
+    from altostratus.lookups import get_firewall_output as get_firewall_output
+    from altostratus.lookups import get_load_balancer as get_load_balancer
+    from altostratus.lookups import get_load_balancer_output as get_load_balancer_output
+    from altostratus.lookups import get_network as get_network
+    from altostratus.lookups import get_network_output as get_network_output
+    from altostratus.lookups import get_object_store as get_object_store
+    from altostratus.lookups import get_object_store_credential as get_object_store_credential
+    from altostratus.lookups import (
+        get_object_store_credential_output as get_object_store_credential_output,
+    )
+    from altostratus.lookups import get_object_store_output as get_object_store_output
+    from altostratus.lookups import get_quota as get_quota
+    from altostratus.lookups import get_quota_output as get_quota_output
+    from altostratus.lookups import get_reserved_ip as get_reserved_ip
+    from altostratus.lookups import get_reserved_ip_output as get_reserved_ip_output
+    from altostratus.lookups import get_webhook as get_webhook
+    from altostratus.lookups import get_webhook_output as get_webhook_output
     from altostratus.providers import Firewall as Firewall
     from altostratus.providers import FirewallArgs as FirewallArgs
     from altostratus.providers import FirewallRule as FirewallRule

@@ -63,3 +63,23 @@ def remaining_quota(client: alto.Client) -> int:
         return len(client.networks.list())
     except alto.NotFoundError as error:
         return error.status
+
+
+shared = alto.get_network(label="shared", region="FRA1")
+shared_cidr: str | None = shared.cidr
+default_network: pulumi.Output[alto.GetNetworkResult] = alto.get_network_output(
+    default=True, region=network.region
+)
+uploader = alto.get_object_store_credential(name="uploader")
+uploader_key: pulumi.Output[str] = uploader.secret_access_key
+hook_secret: pulumi.Output[str] = alto.get_webhook_output(url=webhook.url).apply(
+    lambda found: found.secret
+)
+limit: int | None = alto.get_quota().network_count_limit
+existing = alto.Network.get("existing", shared.id, region="FRA1")
+existing_rule = alto.FirewallRule.get("existing-ssh", "rule-id", firewall_id=firewall.id)
+existing_label: pulumi.Output[str] = existing.label
+
+
+def lookup_failed(error: alto.NoSingleMatchError) -> str:
+    return str(error)

@@ -6,3 +6,4 @@ alto.Firewall(
     network_id=net.id,
     create_default_rules="nope",  # expect: "create_default_rules"
 )
+alto.get_network_output(default="yes")  # expect: "default"

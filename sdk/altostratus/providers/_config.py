@@ -35,14 +35,35 @@ _stack_config: dict[str, str] = {}
 _client: Client | None = None
 
 
-def configure(config: Any) -> None:
-    """Store the stack config (any object with ``get(key)``); a change drops the cached client."""
-    global _client, _stack_config
+def settings_of(config: Any) -> dict[str, str]:
+    """The keys read from a stack config (any object with ``get(key)``), the unset ones left out."""
     values: dict[str, str] = {}
     for key in CONFIG_KEYS:
         value = config.get(key)
         if value is not None and value != "":
             values[key] = str(value)
+    return values
+
+
+def new_client(stack_config: dict[str, str]) -> Client:
+    """A client of the given stack config and its fallbacks, as the providers make theirs."""
+    # Imported here: a Pulumi program loads the providers but never calls the API, so it does
+    # not pay for httpx and the client's models.
+    from altostratus.client._client import Client
+
+    timeout = _seconds("altostratus:requestTimeoutSeconds", stack_config)
+    return Client(stack_config=dict(stack_config), timeout=timeout)
+
+
+def region_of(stack_config: dict[str, str]) -> str:
+    """The region of a stack config and its fallbacks, upper-case."""
+    return resolve_settings(stack_config=stack_config, require_key=False).region.upper()
+
+
+def configure(config: Any) -> None:
+    """Store the stack config (any object with ``get(key)``); a change drops the cached client."""
+    global _client, _stack_config
+    values = settings_of(config)
     with _lock:
         if values != _stack_config:
             _stack_config = values
@@ -54,12 +75,7 @@ def client() -> Client:
     global _client
     with _lock:
         if _client is None:
-            # Imported here: a Pulumi program loads the providers but never calls the API, so
-            # it does not pay for httpx and the client's models.
-            from altostratus.client._client import Client
-
-            timeout = _seconds("altostratus:requestTimeoutSeconds", _stack_config)
-            _client = Client(stack_config=dict(_stack_config), timeout=timeout)
+            _client = new_client(_stack_config)
         return _client
 
 
@@ -67,7 +83,7 @@ def region() -> str:
     """The configured region, upper-case: the default of resources that give none."""
     with _lock:
         stack_config = dict(_stack_config)
-    return resolve_settings(stack_config=stack_config, require_key=False).region.upper()
+    return region_of(stack_config)
 
 
 def wait_timeout() -> float:

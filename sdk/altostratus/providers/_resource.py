@@ -19,6 +19,7 @@ from altostratus.providers._base import Provider
 from altostratus.providers._inputs import NAME_PREFIX
 
 ArgsT = TypeVar("ArgsT")
+ResourceT = TypeVar("ResourceT", bound="AltostratusResource[Any]")
 
 
 def plain(value: Any) -> Any:
@@ -67,10 +68,56 @@ class AltostratusResource(pulumi.dynamic.Resource, Generic[ArgsT]):
         for name in self._output_names:
             props.setdefault(name, None)
         props[NAME_PREFIX] = resource_name
+        self._register(resource_name, props, opts)
+
+    def _register(
+        self, resource_name: str, props: dict[str, Any], opts: pulumi.ResourceOptions | None
+    ) -> None:
         secret_opts = pulumi.ResourceOptions(additional_secret_outputs=list(self._secret_outputs))
-        super().__init__(
+        pulumi.dynamic.Resource.__init__(
+            self,
             self._provider_class(),
             resource_name,
             props,
             pulumi.ResourceOptions.merge(opts, secret_opts),
         )
+
+    @classmethod
+    def get(
+        cls: type[ResourceT],
+        resource_name: str,
+        id: pulumi.Input[str],
+        opts: pulumi.ResourceOptions | None = None,
+        *,
+        region: pulumi.Input[str] | None = None,
+    ) -> ResourceT:
+        """An existing resource, read into the program by its ``id`` and not managed by it.
+
+        As the ``get`` of Pulumi's generated SDKs: the engine reads the resource (its read step,
+        ``ResourceOptions(id=...)``) at every ``pulumi up`` and stores it as external, so
+        ``pulumi destroy`` leaves it alone. ``region`` is where a regional resource lives (the
+        configured region when left out); webhooks belong to the account and take none.
+        """
+        return cls._read_existing(resource_name, id, opts, {"region": region})
+
+    @classmethod
+    def _read_existing(
+        cls: type[ResourceT],
+        resource_name: str,
+        id: pulumi.Input[str],
+        opts: pulumi.ResourceOptions | None,
+        where: dict[str, Any],
+    ) -> ResourceT:
+        """``get`` with the properties that locate the record (``where``; None is left out)."""
+        regional = cls._provider_class.regional
+        if not regional and where.get("region") is not None:
+            raise ValueError(f"{cls.__name__} belongs to the account: get takes no region")
+        props: dict[str, Any] = {name: None for name in cls._output_names}
+        props.update({key: value for key, value in where.items() if value is not None})
+        resource = cls.__new__(cls)
+        resource._register(resource_name, props, pulumi.ResourceOptions.merge(opts, _at(id)))
+        return resource
+
+
+def _at(id: pulumi.Input[str]) -> pulumi.ResourceOptions:
+    return pulumi.ResourceOptions(id=id)

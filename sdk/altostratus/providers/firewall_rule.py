@@ -177,3 +177,20 @@ class FirewallRule(
         )
 
     # </generated>
+
+    @classmethod
+    def get(
+        cls,
+        resource_name: str,
+        id: pulumi.Input[str],
+        opts: pulumi.ResourceOptions | None = None,
+        *,
+        firewall_id: pulumi.Input[str] | None = None,
+        region: pulumi.Input[str] | None = None,
+    ) -> FirewallRule:
+        """An existing rule of the firewall ``firewall_id`` (required: rules live under their
+        firewall), read into the program and not managed by it (see ``Network.get``)."""
+        if firewall_id is None:
+            raise ValueError("FirewallRule.get needs the rule's firewall_id")
+        where = {"firewall_id": firewall_id, "region": region}
+        return cls._read_existing(resource_name, id, opts, where)

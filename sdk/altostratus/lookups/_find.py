@@ -1,0 +1,142 @@
+"""What every lookup shares: the program's client, finding the one match, results, Output forms.
+
+A lookup runs in the program's process, as the provider function of a generated Pulumi SDK runs
+in a provider: it reads the program's configuration with the providers' keys and fallbacks
+(``altostratus:apiKey``, ``altostratus:apiUrl``, ``altostratus:region``,
+``altostratus:requestTimeoutSeconds``; then the environment and the service CLI's files), and
+describes what it finds with the providers' own outputs, so a lookup's result and the resource's
+``get`` carry the same values under the same names. The outputs the resource keeps secret come
+back as secret Outputs.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import pulumi
+import pulumi.runtime
+
+from altostratus.client.errors import NotFoundError
+from altostratus.providers import _config
+
+if TYPE_CHECKING:
+    from altostratus.client import Client
+    from altostratus.providers._base import Provider
+
+ResultT = TypeVar("ResultT", bound="LookupResult")
+T = TypeVar("T")
+
+
+class NoSingleMatchError(LookupError):
+    """A lookup found nothing, or several records where it needs one."""
+
+
+class _ProgramConfig:
+    """The running program's stack configuration, read by full key (``altostratus:apiKey``)."""
+
+    def get(self, key: str) -> Any:
+        return pulumi.runtime.get_config(key)
+
+
+_lock = threading.Lock()
+_clients: dict[tuple[tuple[str, str], ...], Client] = {}
+
+
+def session() -> tuple[Client, dict[str, str]]:
+    """The client of the program's configuration (one per configuration), and that config."""
+    stack_config = _config.settings_of(_ProgramConfig())
+    key = tuple(sorted(stack_config.items()))
+    with _lock:
+        api = _clients.get(key)
+        if api is None:
+            api = _clients[key] = _config.new_client(stack_config)
+    return api, stack_config
+
+
+@dataclasses.dataclass(frozen=True)
+class LookupResult:
+    """Base of the lookups' results: the record's id and the resource's outputs of the same
+    names; a field named in the resource's secret outputs is a secret Output."""
+
+    id: str
+
+    @classmethod
+    def of(
+        cls: type[ResultT], id_: str, outputs: Mapping[str, Any], secrets: tuple[str, ...] = ()
+    ) -> ResultT:
+        values: dict[str, Any] = {}
+        for field in dataclasses.fields(cls):
+            value = id_ if field.name == "id" else outputs.get(field.name)
+            values[field.name] = pulumi.Output.secret(value) if field.name in secrets else value
+        return cls(**values)
+
+
+def described(kind: str, keys: Mapping[str, Any], region: str | None) -> str:
+    """``network labelled 'app' in LON1``-like words for messages."""
+    words = [kind, *(f"{name}={value!r}" for name, value in keys.items())]
+    if region:
+        words.append(f"in {region}")
+    return " ".join(words)
+
+
+def only(found: list[T], ids: Callable[[T], str], what: str) -> T:
+    """The one record found; none or several is a ``NoSingleMatchError``."""
+    if not found:
+        raise NoSingleMatchError(f"no {what} exists")
+    if len(found) > 1:
+        listed = ", ".join(sorted(ids(record) for record in found))
+        raise NoSingleMatchError(
+            f"{len(found)} records match: {what} ({listed}); look it up by id or a unique key"
+        )
+    return found[0]
+
+
+def matches(record: Any, keys: Mapping[str, Any]) -> bool:
+    return all(getattr(record, name, None) == value for name, value in keys.items())
+
+
+def find(
+    provider: Provider[Any],
+    *,
+    id: str | None,
+    keys: Mapping[str, Any],
+    region: str | None = None,
+    listing: Callable[[Client], list[Any]] | None = None,
+) -> tuple[str, dict[str, Any]]:
+    """The id and the resource's outputs of the one record with ``id`` (if given) whose fields
+    equal ``keys`` (the given ones), in ``region`` for a regional resource (the configured one
+    when left out). ``listing`` lists the candidates (default: the provider's collection)."""
+    api, stack_config = session()
+    keys = {name: value for name, value in keys.items() if value is not None}
+    where = (region or _config.region_of(stack_config)).upper() if provider.regional else None
+    props = {"region": where} if where else {}
+    what = described(provider.kind, {"id": id, **keys} if id else keys, where)
+    if id is not None:
+        try:
+            outputs = provider._fetch(api, id, props)
+        except NotFoundError:
+            raise NoSingleMatchError(f"no {what} exists") from None
+        only([outputs] if matches_outputs(outputs, keys) else [], lambda _: id, what)
+        return id, outputs
+    if not keys:
+        raise ValueError(f"looking up a {provider.kind} needs its id or a key")
+    candidates = provider._records(api).list(region=where) if listing is None else listing(api)
+    record = only([r for r in candidates if matches(r, keys)], lambda r: str(r.id), what)
+    # A list may answer less than a read (a reserved IP's assignment): the match is read again.
+    return str(record.id), provider._fetch(api, str(record.id), props)
+
+
+def matches_outputs(outputs: Mapping[str, Any], keys: Mapping[str, Any]) -> bool:
+    return all(outputs.get(name) == value for name, value in keys.items())
+
+
+def lifted(function: Callable[..., T], **inputs: pulumi.Input[Any] | None) -> pulumi.Output[T]:
+    """The ``_output`` form of a lookup: its arguments as Inputs, its result as an Output (not
+    run while an argument is unknown, as during a preview)."""
+    if not inputs:
+        return pulumi.Output.from_input(None).apply(lambda _: function())
+    given = {name: pulumi.Output.from_input(value) for name, value in inputs.items()}
+    return pulumi.Output.all(**given).apply(lambda values: function(**values))

@@ -1,0 +1,47 @@
+"""Lookups of what belongs to the account: webhooks and the quota."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pulumi
+
+from altostratus.client import Quota
+from altostratus.lookups._find import LookupResult, find, lifted, session
+from altostratus.providers.webhook import Webhook, WebhookProvider
+
+
+@dataclass(frozen=True)
+class GetWebhookResult(LookupResult):
+    url: str | None
+    events: list[str] | None
+    created_at: str | None
+    disabled: bool | None
+    failures: int | None
+    last_failure_reason: str | None
+    secret: pulumi.Output[str]
+    """The key that signs deliveries (secret). On ``get_webhook_output``'s Output, read it with
+    ``.apply(lambda hook: hook.secret)``: ``Output.secret`` is a method of every Output."""
+
+
+def get_webhook(id: str | None = None, url: str | None = None) -> GetWebhookResult:
+    """The webhook with this ``id`` or ``url``."""
+    provider = WebhookProvider()
+    id_, outputs = find(provider, id=id, keys={"url": url}, listing=lambda api: api.webhooks.list())
+    return GetWebhookResult.of(id_, outputs, Webhook._secret_outputs)
+
+
+def get_webhook_output(
+    id: pulumi.Input[str] | None = None, url: pulumi.Input[str] | None = None
+) -> pulumi.Output[GetWebhookResult]:
+    return lifted(get_webhook, id=id, url=url)
+
+
+def get_quota() -> Quota:
+    """The account's limits and usage (``network_count_limit``, ``network_count_usage``, ...)."""
+    api, _ = session()
+    return api.quota.get()
+
+
+def get_quota_output() -> pulumi.Output[Quota]:
+    return lifted(get_quota)
