@@ -22,6 +22,7 @@ SECTIONS = {
     "s3": "benchmarks.s3",
     "growth": "benchmarks.growth",
     "service": "benchmarks.service",
+    "testing": "benchmarks.testing_loop",
 }
 DEFAULT_OUTPUT = ROOT / "docs" / "benchmarks.md"
 ANALYSIS = Path(__file__).with_name("analysis.md")

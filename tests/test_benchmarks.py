@@ -23,6 +23,7 @@ TITLES = [
     "6. S3 throughput",
     "7. Growth",
     "8. The emulator as a service",
+    "9. Testing a program: up + destroy through altostratus.testing",
 ]
 
 
@@ -65,3 +66,10 @@ def test_a_quick_run_reports_every_section_with_sensible_figures(tmp_path: Path)
     for size, found in growth.items():
         assert found["requests"] == max(1, math.ceil(int(size) / 100))
         assert found["get_one_per_second"] > 0
+
+    testing = sections["testing"]["data"]
+    examples = [name for name in testing if name != "all"]
+    assert len(examples) == 5
+    for name in examples:
+        assert testing[name]["requests"] > 0 and testing[name]["raw"] > 0, name
+        assert testing[name]["testing"] > testing[name]["raw"], name
