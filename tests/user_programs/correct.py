@@ -83,3 +83,9 @@ existing_label: pulumi.Output[str] = existing.label
 
 def lookup_failed(error: alto.NoSingleMatchError) -> str:
     return str(error)
+
+
+legacy = alto.Firewall.adopt(
+    "legacy", "fw-id", alto.FirewallArgs(name="legacy", network_id=network.id)
+)
+legacy_rules: pulumi.Output[int] = legacy.rules_count

@@ -7,3 +7,4 @@ alto.Firewall(
     create_default_rules="nope",  # expect: "create_default_rules"
 )
 alto.get_network_output(default="yes")  # expect: "default"
+alto.Network.adopt("net", "id", alto.FirewallArgs(network_id="n"))  # expect: "FirewallArgs"

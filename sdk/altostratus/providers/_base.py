@@ -14,6 +14,8 @@ where client errors become Pulumi outcomes:
   adopted when found, otherwise created again (at most three attempts), so no duplicate is made;
   a resource made by a create that cannot finish (not ready in time, or its follow-up read or
   assignment failed) is deleted again, so none is left outside state;
+- create of a resource declared with ``adopt``: the existing record is adopted, never created,
+  and only when it matches the program (see ``_adopt``);
 - every other error is raised as one line naming the resource kind, its id or name, and the
   API's status, code and reason; a 401 adds that the stack's stored key may be stale and how to
   use the current one (refresh and destroy configure the provider from the state).
@@ -48,6 +50,7 @@ from altostratus.client.errors import (
     OutcomeUnknownError,
 )
 from altostratus.providers import _config
+from altostratus.providers._adopt import ADOPT_ID, adopt, check_adoption, refuse_replacing
 from altostratus.providers._inputs import NAME_PREFIX, auto_name
 from altostratus.providers._records import RecordHooks, RecordT
 from altostratus.providers._validate import contains_unknown
@@ -93,8 +96,9 @@ class Provider(RecordHooks[RecordT], ResourceProvider):
         failures = [
             CheckFailure(key, f"{key} is not an input of the {self.kind}")
             for key in news
-            if key not in names and key not in (NAME_PREFIX, "__provider")
+            if key not in names and key not in (NAME_PREFIX, ADOPT_ID, "__provider")
         ]
+        failures += check_adoption(self, news)
         inputs: dict[str, Any] = {}
         for field in self.fields:
             value = news.get(field.name)
@@ -111,6 +115,8 @@ class Provider(RecordHooks[RecordT], ResourceProvider):
             inputs[field.name] = field.coerce(value) if valid else value
         if self.naming is not None and self.naming not in inputs:
             self._name(olds, news, inputs)
+        if news.get(ADOPT_ID) is not None:
+            inputs[ADOPT_ID] = news[ADOPT_ID]
         if not failures:
             failures = self._check_together(inputs)
         return CheckResult(inputs, failures)
@@ -147,6 +153,8 @@ class Provider(RecordHooks[RecordT], ResourceProvider):
         changed = self._changed(olds, news)
         replace_fields = {field.name for field in self.fields if field.replaces}
         replaces = [name for name in changed if name in replace_fields]
+        with self._failing("replace", _id):
+            refuse_replacing(self, news, replaces)
         fixed_name = self.naming == "name" and NAME_PREFIX not in news and "name" not in changed
         return DiffResult(
             changes=bool(changed),
@@ -158,6 +166,8 @@ class Provider(RecordHooks[RecordT], ResourceProvider):
     def create(self, props: dict[str, Any]) -> CreateResult:
         inputs = {k: v for k, v in props.items() if k != "__provider"}
         ident = inputs.get("name") or inputs.get("label") or inputs.get("url") or ""
+        if inputs.get(ADOPT_ID):
+            return self._adopt(inputs, str(inputs[ADOPT_ID]))
         with self._failing("create", str(ident)):
             api = _config.client()
             record = self._create_once(api, inputs)
@@ -169,6 +179,17 @@ class Provider(RecordHooks[RecordT], ResourceProvider):
                 message = f"could not create {self._what(ident)}: {error}; {abandoned}"
                 raise ProviderError(message) from None
         return CreateResult(str(record.id), self._outputs(outs, inputs))
+
+    def _adopt(self, inputs: dict[str, Any], id_: str) -> CreateResult:
+        """The create of a resource declared with ``adopt`` (see ``_adopt``)."""
+        with self._failing("adopt", id_):
+            try:
+                live = adopt(self, _config.client(), inputs)
+            except NotFoundError:
+                where = f" in {self._region(inputs)}" if self.regional else ""
+                message = f"could not adopt the {self.kind} {id_}: not found{where}"
+                raise ProviderError(message) from None
+        return CreateResult(id_, self._outputs(live, inputs))
 
     def _abandon(self, api: Client, id_: str, inputs: dict[str, Any]) -> str:
         """Delete a resource whose create cannot finish, so that nothing is left outside state."""

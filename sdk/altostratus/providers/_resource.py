@@ -15,6 +15,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 import pulumi
 import pulumi.dynamic
 
+from altostratus.providers._adopt import ADOPT_ID
 from altostratus.providers._base import Provider
 from altostratus.providers._inputs import NAME_PREFIX
 
@@ -99,6 +100,29 @@ class AltostratusResource(pulumi.dynamic.Resource, Generic[ArgsT]):
         configured region when left out); webhooks belong to the account and take none.
         """
         return cls._read_existing(resource_name, id, opts, {"region": region})
+
+    @classmethod
+    def adopt(
+        cls: type[ResourceT],
+        resource_name: str,
+        id: str,
+        args: ArgsT | None = None,
+        opts: pulumi.ResourceOptions | None = None,
+    ) -> ResourceT:
+        """The resource declared by ``args``, taken over from the existing record ``id`` instead
+        of created: the way to bring a resource made elsewhere (by hand, by the bridged Terraform
+        provider) under the stack without deleting it.
+
+        The first ``pulumi up`` adopts the record when every input given equals its value, and
+        fails naming the inputs that differ otherwise; nothing is created, changed or deleted by
+        the adoption. The name (a network's label) must be given. From then on the stack manages
+        the resource, and ``pulumi destroy`` deletes it. Once adopted, declare it the usual way
+        (``<Resource>(resource_name, args)``): while ``adopt`` stays, a change that replaces the
+        resource is refused.
+        """
+        resource = cls.__new__(cls)
+        AltostratusResource.__init__(resource, resource_name, args, opts, **{ADOPT_ID: id})
+        return resource
 
     @classmethod
     def _read_existing(

@@ -1,0 +1,157 @@
+"""Adoption through the real provider process: an existing record brought under a stack by its
+id, only when asked, only when it matches, never deleted or duplicated on the way."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pulumi
+import pytest
+
+import altostratus as alto
+from altostratus.client import Client
+from altostratus.testing import DeploymentFailed, Stack
+
+
+def failure(stack: Stack) -> str:
+    with pytest.raises(DeploymentFailed) as failed:
+        stack.up()
+    return "\n".join(failed.value.result.failures)
+
+
+def own_networks(api: Client) -> list[str]:
+    return sorted(n.id for n in api.networks.list() if not n.default)
+
+
+def test_a_network_is_adopted_then_managed_as_any_other(
+    make_stack: Callable[..., Stack], api: Client
+) -> None:
+    existing = api.networks.create(label="legacy", cidr_v4="10.90.0.0/24")
+    label = "legacy"
+
+    def program() -> None:
+        args = alto.NetworkArgs(label=label, cidr_v4="10.90.0.0/24")
+        if adopting:
+            network = alto.Network.adopt("app", existing.id, args)
+        else:
+            network = alto.Network("app", args)
+        pulumi.export("gateway", network.gateway_ipv4)
+
+    adopting = True
+    stack = make_stack(program)
+    adopted = stack.up()
+    assert adopted.operations == {"Network:app": "create"}
+    assert adopted.resources["Network:app"].id == existing.id
+    assert own_networks(api) == [existing.id]  # nothing was created
+    assert adopted.output_values() == {"gateway": api.networks.get(existing.id).gateway_ipv4}
+    assert stack.up().changed() == {}
+
+    label = "renamed"
+    assert stack.up().changed() == {"Network:app": "update"}
+    assert api.networks.get(existing.id).label == "renamed"
+
+    adopting = False  # declared the usual way once adopted: nothing changes
+    assert stack.up().changed() == {}
+    stack.destroy()
+    assert own_networks(api) == []  # the stack manages it now
+
+
+def test_nothing_is_adopted_unless_asked(make_stack: Callable[..., Stack], api: Client) -> None:
+    network = api.networks.create(label="shared", cidr_v4="10.91.0.0/24")
+    existing = api.firewalls.create(name="edge", network_id=network.id)
+
+    def program() -> None:
+        alto.Firewall("edge", name="edge", network_id=network.id)
+
+    message = failure(make_stack(program))
+    assert "409 database_firewall_duplicate_name" in message
+    assert [f.id for f in api.firewalls.list()] == [existing.id]
+
+
+def test_a_record_that_differs_from_the_program_is_not_adopted(
+    make_stack: Callable[..., Stack], api: Client
+) -> None:
+    network = api.networks.create(label="shared", cidr_v4="10.92.0.0/24")
+    firewall = api.firewalls.create(name="edge", network_id=network.id)
+    balancer = api.load_balancers.create(
+        name="web",
+        network_id=network.id,
+        backends=[{"ip": "10.92.0.5", "protocol": "TCP", "source_port": 80, "target_port": 80}],
+    )
+    address = api.reserved_ips.create(name="web-ip")
+    api.reserved_ips.assign(address.id, balancer.id)
+    before = api.firewalls.get(firewall.id)
+
+    def wrong_firewall() -> None:
+        alto.Firewall.adopt("edge", firewall.id, alto.FirewallArgs(name="gate", network_id="n-2"))
+
+    message = failure(make_stack(wrong_firewall))
+    assert f"could not adopt firewall '{firewall.id}'" in message
+    assert "name is 'edge', the program gives 'gate'" in message
+    assert f"network_id is '{network.id}', the program gives 'n-2'" in message
+    assert api.firewalls.get(firewall.id) == before
+    assert len(api.firewalls.list()) == 1
+
+    # Leaving out the assignment would unassign the address on the next up: not adopted.
+    def unassigned() -> None:
+        alto.ReservedIp.adopt("ip", address.id, alto.ReservedIpArgs(name="web-ip"))
+
+    message = failure(make_stack(unassigned))
+    assert f"assign_to_id is '{balancer.id}', the program gives None" in message
+
+    def elsewhere() -> None:
+        alto.ReservedIp.adopt("ip", address.id, alto.ReservedIpArgs(name="web-ip", region="FRA1"))
+
+    message = failure(make_stack(elsewhere))
+    assert f"could not adopt the reserved IP {address.id}: not found in FRA1" in message
+
+
+def test_adoption_needs_the_name(make_stack: Callable[..., Stack], api: Client) -> None:
+    store = api.object_stores.create(name="assets-legacy", size=100)
+
+    def program() -> None:
+        alto.ObjectStore.adopt("assets", store.id, alto.ObjectStoreArgs(max_size_gb=100))
+
+    with pytest.raises(DeploymentFailed) as failed:
+        make_stack(program).up()
+    (check,) = failed.value.check_failures
+    assert check.property == "name"
+    assert "name is required when adopting: give the object store's current name" in (check.reason)
+
+
+def test_an_adopted_credential_keeps_its_keys_secret(
+    make_stack: Callable[..., Stack], api: Client
+) -> None:
+    made = api.object_store_credentials.create(name="ci", max_size_gb=5)
+    keys = api.object_store_credentials.get(made.id)
+
+    def program() -> None:
+        credential = alto.ObjectStoreCredential.adopt(
+            "ci", made.id, alto.ObjectStoreCredentialArgs(name="ci", max_size_gb=5)
+        )
+        pulumi.export("key", credential.secret_access_key)
+
+    result = make_stack(program).up()
+    assert result.outputs["key"].secret
+    assert result.outputs["key"].value == keys.secret_access_key_id
+    state = result.resources["ObjectStoreCredential:ci"]
+    assert {"access_key_id", "secret_access_key"} <= state.secret_outputs
+    assert len(api.object_store_credentials.list()) == 1
+
+
+def test_a_replacing_change_is_refused_while_adopt_stays(
+    make_stack: Callable[..., Stack], api: Client
+) -> None:
+    existing = api.networks.create(label="legacy", cidr_v4="10.93.0.0/24")
+    cidr = "10.93.0.0/24"
+
+    def program() -> None:
+        alto.Network.adopt("app", existing.id, alto.NetworkArgs(label="legacy", cidr_v4=cidr))
+
+    stack = make_stack(program)
+    stack.up()
+    cidr = "10.94.0.0/24"
+    message = failure(stack)
+    assert "declared with adopt, and changing cidr_v4 replaces it" in message
+    assert own_networks(api) == [existing.id]
+    assert api.networks.get(existing.id).cidr == "10.93.0.0/24"
