@@ -9,16 +9,21 @@ from __future__ import annotations
 import json
 import shutil
 from collections.abc import Callable
+from types import SimpleNamespace
+from typing import Any
 
 import pulumi
 import pytest
 from account import leftovers
+from pulumi import automation as auto
 from pulumi.automation import events as ev
+from pulumi.automation._cmd import CommandResult
 
 import altostratus as alto
 from altostratus.emulator import Emulator
 from altostratus.testing import DeploymentFailed, Stack, StepEvent
 from altostratus.testing import _stack as stack_module
+from altostratus.testing._automation import AutomationStack
 from altostratus.testing._engine_events import (
     SECRET_SIGNATURE,
     EngineEvents,
@@ -129,6 +134,82 @@ def test_exported_secrets_are_revealed_and_marked() -> None:
     assert res.outputs == {"label": "app", "secret_access_key": "s3", "tags": ["a", "s3"]}
     assert res.secret_outputs == {"secret_access_key", "tags"}
     assert (res.id, res.op) == ("net-1", "create")
+
+
+class ScriptedCli:
+    """Plays the CLI's side of ``pulumi.automation.Stack``: events, answers and the export."""
+
+    def __init__(self) -> None:
+        self.resources: list[dict[str, Any]] = []
+
+    def export_stack(self) -> SimpleNamespace:
+        provider = {"urn": "urn:provider", "type": "pulumi:providers:pulumi-python"}
+        return SimpleNamespace(deployment={"resources": [provider, *self.resources]})
+
+    @staticmethod
+    def _step(on_event: Callable[[ev.EngineEvent], None], op: str) -> None:
+        meta = ev.StepEventMetadata(ev.OpType(op), URN, "pulumi-python:dynamic:Resource", "p")
+        on_event(ev.EngineEvent(1, 0, resource_pre_event=ev.ResourcePreEvent(meta)))
+        on_event(ev.EngineEvent(2, 0, res_outputs_event=ev.ResOutputsEvent(meta)))
+
+    def up(self, on_event: Callable[[ev.EngineEvent], None]) -> SimpleNamespace:
+        self._step(on_event, "create")
+        sealed = {SECRET_SIGNATURE: "x", "plaintext": json.dumps("s3cr3t")}
+        self.resources = [
+            {
+                "urn": URN,
+                "type": "pulumi-python:dynamic:Resource",
+                "id": "net-1",
+                "inputs": {"cidr_v4": "10.30.0.0/24"},
+                "outputs": {"cidr_v4": "10.30.0.0/24", "label": "app-1", "key": sealed},
+            }
+        ]
+        outputs = {"cidr": auto.OutputValue("10.30.0.0/24", False)}
+        return SimpleNamespace(outputs=outputs)
+
+    def refresh(self, on_event: Callable[[ev.EngineEvent], None]) -> None:
+        self._step(on_event, "refresh")
+        self.resources[0]["outputs"] = {**self.resources[0]["outputs"], "label": "renamed"}
+
+    def destroy(self, on_event: Callable[[ev.EngineEvent], None]) -> None:
+        self._step(on_event, "delete")
+        self.resources = []
+
+    def preview(self, on_event: Callable[[ev.EngineEvent], None]) -> None:
+        message = "Resource resource 'app's property 'cidr_v4' value {x} has a problem: bad range"
+        diag = ev.DiagnosticEvent(message, "never", "error", urn=URN)
+        on_event(ev.EngineEvent(1, 0, diagnostic_event=diag))
+        raise auto.CommandError(CommandResult("", "error: preview failed", 255))
+
+
+def test_the_real_engines_answers_become_the_same_results() -> None:
+    stack = AutomationStack.__new__(AutomationStack)
+    stack._auto = auto
+    stack.stack = ScriptedCli()
+    seen: list[StepEvent] = []
+
+    up = stack.run("up", seen.append)
+    assert up.operations == {"Network:app": "create"}
+    assert up.outputs["cidr"].value == "10.30.0.0/24"
+    network = up.resources["Network:app"]
+    assert (network.id, network.inputs) == ("net-1", {"cidr_v4": "10.30.0.0/24"})
+    assert network.outputs["key"] == "s3cr3t" and network.secret_outputs == {"key"}
+    assert [(e.op, e.status) for e in seen] == [("create", "started"), ("create", "done")]
+
+    refreshed = stack.run("refresh", None)
+    assert refreshed.operations == {"Network:app": "update"}
+    assert refreshed.resources["Network:app"].outputs["label"] == "renamed"
+
+    with pytest.raises(DeploymentFailed) as failed:
+        stack.run("preview", None)
+    assert [(f.resource, f.property, f.reason) for f in failed.value.check_failures] == [
+        ("Network:app", "cidr_v4", "bad range")
+    ]
+    assert "error: preview failed" in str(failed.value)
+
+    destroyed = stack.run("destroy", None)
+    assert destroyed.operations == {"Network:app": "delete"}
+    assert destroyed.resources["Network:app"].id == "net-1"  # as it was before the destroy
 
 
 def network_program() -> None:

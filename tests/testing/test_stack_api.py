@@ -157,3 +157,22 @@ def test_each_step_is_reported_as_it_starts_and_ends(
     assert steps == [("create", "app", "started"), ("create", "app", "done")]
     assert events[-1].type.endswith(":Network")
     assert events[-1].elapsed > 0
+
+
+def test_a_program_looking_up_an_existing_network_builds_on_it(
+    altostratus_stack: Callable[..., Stack], altostratus_fresh_emulator: Emulator
+) -> None:
+    emulator = altostratus_fresh_emulator
+    with Client(api_key=emulator.api_key, api_url=emulator.api_url) as client:
+        shared = client.networks.create(label="shared", cidr_v4="10.33.0.0/24")
+
+    def program() -> None:
+        found = alto.get_network(label="shared")
+        alto.Firewall("app", network_id=found.id, create_default_rules=False)
+
+    stack = altostratus_stack(program)
+    assert stack.preview().operations == {"Firewall:app": "create"}
+    result = stack.up()
+    assert result.resources["Firewall:app"].inputs["network_id"] == shared.id
+    stack.destroy()
+    assert leftovers(emulator) == {"networks": 1}

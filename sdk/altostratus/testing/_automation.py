@@ -32,6 +32,16 @@ def cli_available() -> bool:
     return shutil.which("pulumi") is not None
 
 
+def this_interpreter(auto: Any) -> Any:
+    """A Python runtime running this interpreter, where the installed altostratus is: its
+    virtualenv when it runs in one, else ``PULUMI_PYTHON_CMD``."""
+    if sys.prefix == sys.base_prefix:
+        return auto.ProjectRuntimeInfo(name="python")
+    return auto.ProjectRuntimeInfo(
+        name="python", options={"toolchain": "pip", "virtualenv": sys.prefix}
+    )
+
+
 class AutomationStack:
     """A stack run by the Pulumi CLI; ``run`` answers a ``Result`` as the in-process runner."""
 
@@ -42,26 +52,27 @@ class AutomationStack:
         self._dir = Path(tempfile.mkdtemp(prefix="altostratus-stack-"))
         (self._dir / "state").mkdir()
         self.project = project
+        self._referenced: dict[str, dict[str, Any]] = {}
         self.env = {
             "PULUMI_BACKEND_URL": (self._dir / "state").as_uri(),
             "PULUMI_CONFIG_PASSPHRASE": PASSPHRASE,
             "PULUMI_SKIP_UPDATE_CHECK": "true",
             "PULUMI_PYTHON_CMD": sys.executable,
         }
-        runtime = auto.ProjectRuntimeInfo(
-            name="python", options={"toolchain": "pip", "virtualenv": sys.prefix}
-        )
-        options = auto.LocalWorkspaceOptions(
-            pulumi_home=str(self._dir / "home"),
-            env_vars=self.env,
-            project_settings=auto.ProjectSettings(name=project, runtime=runtime),
-        )
+        options = auto.LocalWorkspaceOptions(pulumi_home=str(self._dir / "home"), env_vars=self.env)
         if isinstance(program, Path):
             work = self._dir / "project"
             shutil.copytree(program, work, ignore=shutil.ignore_patterns("venv", "__pycache__"))
             options.work_dir = str(work)
             self.stack = auto.create_or_select_stack(stack_name, work_dir=str(work), opts=options)
+            # The project's own settings (config defaults too), run by this interpreter.
+            settings = self.stack.workspace.project_settings()
+            settings.runtime = this_interpreter(auto)
+            self.stack.workspace.save_project_settings(settings)
         else:
+            options.project_settings = auto.ProjectSettings(
+                name=project, runtime=this_interpreter(auto)
+            )
             self.stack = auto.create_or_select_stack(
                 stack_name, project_name=project, program=program, opts=options
             )
@@ -76,6 +87,9 @@ class AutomationStack:
         ``organization/<project>/<stack>`` (or ``<stack>`` of the same project).
         """
         for name, outputs in references.items():
+            if self._referenced.get(name) == outputs:
+                continue
+            self._referenced[name] = dict(outputs)
             parts = name.split("/")
             project, stack_name = (parts[-2], parts[-1]) if len(parts) > 1 else (self.project, name)
             values = dict(outputs)

@@ -112,9 +112,15 @@ class Goal:
 class StepEvent:
     """A step starting or finishing: what a progress display prints.
 
-    ``op`` is ``create``, ``update``, ``same``, ``replace``, ``create-replacement``,
-    ``delete-replaced``, ``delete``, ``read``, ``refresh`` or ``import``; ``status`` is
-    ``started``, ``done`` or ``failed``; ``elapsed`` counts seconds since the step started.
+    ``op`` names the provider call: ``check`` (each altostratus resource declared), ``diff``
+    (each one with an old state), ``create``, ``update``, ``create-replacement``,
+    ``delete-replaced``, ``delete``, ``read``, ``refresh`` or ``import``. A resource found
+    ``same``, a preview's planned change and a resource of another provider make no call: the
+    ``Result`` says what happened to them.
+    Under the real engine (``engine="pulumi"``) they are the engine's step names instead
+    (``same``, ``create``, ``update``, ``replace``, ``create-replacement``, ...). ``status`` is
+    ``started``, ``done`` or ``failed`` (with ``error``, the engine's one line); ``elapsed``
+    counts seconds since the step started; ``preview`` marks the steps of a preview.
     """
 
     op: str
