@@ -142,3 +142,38 @@ def test_stack_composition_builds_on_the_network_stack(
     composed.destroy()
     network.destroy()
     assert leftovers(fresh_emulator) == {}
+
+
+def test_default_network_deploys_into_the_default_network_and_the_other_stacks_firewall(
+    stack_factory: Callable[..., Stack], fresh_emulator: Emulator
+) -> None:
+    network = stack_factory("private-network")
+    network_outputs = network.up().output_values()
+    web = stack_factory("default-network", {"networkStack": NETWORK_REFERENCE})
+    web.set_reference(NETWORK_REFERENCE, network_outputs)
+
+    assert web.preview().operations == {
+        "Firewall:platform-firewall": "read",
+        "FirewallRule:web-from-default-network": "create",
+        "LoadBalancer:web": "create",
+        "ReservedIp:web": "create",
+    }
+    first = web.up()
+    with Client(api_key=fresh_emulator.api_key, api_url=fresh_emulator.api_url) as client:
+        (default,) = [n for n in client.networks.list() if n.default]
+        (balancer,) = client.load_balancers.list()
+        rules = client.firewall_rules.list(network_outputs["firewall_id"])
+    assert balancer.network_id == default.id
+    assert first.output_values()["default_network_id"] == default.id
+    (firewall,) = [r for r in network.state.resources if r.urn.endswith("Firewall::app")]
+    assert first.output_values()["firewall_name"] == firewall.outputs["name"]
+    (added,) = [rule for rule in rules if rule.start_port == "8443"]
+    assert added.cidr == [default.cidr]
+    assert first.outputs["public_ip"].value
+
+    assert web.up().changed() == {}
+    web.destroy()
+    with Client(api_key=fresh_emulator.api_key, api_url=fresh_emulator.api_url) as client:
+        assert len(client.firewall_rules.list(network_outputs["firewall_id"])) == len(rules) - 1
+    network.destroy()
+    assert leftovers(fresh_emulator) == {}
