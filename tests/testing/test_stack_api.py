@@ -176,3 +176,24 @@ def test_a_program_looking_up_an_existing_network_builds_on_it(
     assert result.resources["Firewall:app"].inputs["network_id"] == shared.id
     stack.destroy()
     assert leftovers(emulator) == {"networks": 1}
+
+
+def test_configuration_values_other_than_text_are_set_as_json(
+    altostratus_stack: Callable[..., Stack],
+) -> None:
+    def program() -> None:
+        config = pulumi.Config()
+        pulumi.export("ips", config.get_object("ips"))
+        pulumi.export("enabled", config.get_bool("enabled"))
+        pulumi.export("size", config.get_int("size"))
+        pulumi.export("name", config.get("name"))
+
+    stack = altostratus_stack(program, config={"ips": ["10.0.0.1", "10.0.0.2"], "size": 3})
+    stack.set_config("enabled", True)
+    stack.set_config("name", "[not json]")
+    assert stack.up().output_values() == {
+        "ips": ["10.0.0.1", "10.0.0.2"],
+        "enabled": True,
+        "size": 3,
+        "name": "[not json]",
+    }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import threading
 from collections.abc import Callable, Mapping
@@ -100,8 +101,8 @@ class Stack:
         program: Program | str,
         *,
         emulator: Emulator | None = None,
-        config: Mapping[str, str] | None = None,
-        secrets: Mapping[str, str] | None = None,
+        config: Mapping[str, Any] | None = None,
+        secrets: Mapping[str, Any] | None = None,
         references: Mapping[str, Mapping[str, Any]] | None = None,
         other_resources: OtherResources | None = None,
         invoke: Invoke | None = None,
@@ -137,9 +138,14 @@ class Stack:
         self._automation: AutomationStack | None = None
 
     # -- configuration ---------------------------------------------------------------------
-    def set_config(self, key: str, value: str, *, secret: bool = False) -> None:
-        """``pulumi config set [--secret] key value``; bare keys belong to the project."""
-        self.config[key] = ConfigValue(str(value), secret)
+    def set_config(self, key: str, value: Any, *, secret: bool = False) -> None:
+        """``pulumi config set [--secret] key value``; bare keys belong to the project.
+
+        Text is stored as it is; other values as JSON (``["10.0.0.1"]``, ``true``, ``3``), as
+        ``config.get_object``, ``get_bool`` and ``get_int`` read them.
+        """
+        text = value if isinstance(value, str) else json.dumps(value)
+        self.config[key] = ConfigValue(text, secret)
 
     def remove_config(self, key: str) -> None:
         self.config.pop(key, None)
