@@ -23,6 +23,7 @@ SECTIONS = {
     "growth": "benchmarks.growth",
     "service": "benchmarks.service",
     "testing": "benchmarks.testing_loop",
+    "lookups": "benchmarks.lookups",
 }
 DEFAULT_OUTPUT = ROOT / "docs" / "benchmarks.md"
 ANALYSIS = Path(__file__).with_name("analysis.md")

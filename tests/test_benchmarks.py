@@ -24,6 +24,7 @@ TITLES = [
     "7. Growth",
     "8. The emulator as a service",
     "9. Testing a program: up + destroy through altostratus.testing",
+    "10. Lookups",
 ]
 
 
