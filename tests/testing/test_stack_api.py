@@ -4,6 +4,7 @@ stack references, resources of other providers and the progress events."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pulumi
@@ -197,3 +198,30 @@ def test_configuration_values_other_than_text_are_set_as_json(
         "size": 3,
         "name": "[not json]",
     }
+
+
+def _project(folder: Path, name: str, label: str) -> Path:
+    folder.mkdir()
+    (folder / "Pulumi.yaml").write_text(f"name: {name}\nruntime: python\n")
+    (folder / "tier.py").write_text(
+        "import altostratus as alto\n\n"
+        f"network = alto.Network('app', label={label!r}, cidr_v4='10.34.0.0/24')\n"
+    )
+    (folder / "__main__.py").write_text(
+        "import pulumi\n\nimport tier\n\npulumi.export('label', tier.network.label)\n"
+    )
+    return folder
+
+
+def test_each_run_imports_the_projects_own_modules_afresh(
+    altostratus_stack: Callable[..., Stack], tmp_path: Path
+) -> None:
+    blue = altostratus_stack(_project(tmp_path / "blue", "blue", "blue"))
+    assert blue.up().output_values() == {"label": "blue"}
+    # A module declaring resources when imported declares them again in the next run.
+    assert blue.up().operations == {"Network:app": "same"}
+    blue.destroy()
+
+    green = altostratus_stack(_project(tmp_path / "green", "green", "green"))
+    assert green.up().output_values() == {"label": "green"}
+    green.destroy()

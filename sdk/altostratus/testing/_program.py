@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import os
 import re
 import runpy
 import sys
@@ -233,11 +234,23 @@ def _forget_earlier_runs() -> None:
 
 
 def _run_project(directory: Path) -> None:
-    sys.path.insert(0, str(directory))
+    """Run ``__main__.py`` as the language host does, with its folder first on the path.
+
+    The project's modules a run imports are forgotten after it, as each ``pulumi up`` starts a
+    new interpreter: the next run imports them afresh (declaring again what they declare), and
+    another project's module of the same name is not taken for this one's.
+    """
+    folder = str(directory.resolve())
+    before = set(sys.modules)
+    sys.path.insert(0, folder)
     try:
-        runpy.run_path(str(directory / "__main__.py"), run_name="__main__")
+        runpy.run_path(os.path.join(folder, "__main__.py"), run_name="__main__")
     finally:
-        sys.path.remove(str(directory))
+        sys.path.remove(folder)
+        for name in set(sys.modules) - before:
+            file = getattr(sys.modules[name], "__file__", None) or ""
+            if file.startswith(folder + os.sep):
+                del sys.modules[name]
 
 
 async def _exports() -> dict[str, OutputValue]:
