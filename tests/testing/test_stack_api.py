@@ -225,3 +225,22 @@ def test_each_run_imports_the_projects_own_modules_afresh(
     green = altostratus_stack(_project(tmp_path / "green", "green", "green"))
     assert green.up().output_values() == {"label": "green"}
     green.destroy()
+
+
+def test_a_project_runs_from_its_main_folder_as_the_language_host_runs_it(
+    altostratus_stack: Callable[..., Stack], tmp_path: Path
+) -> None:
+    project = tmp_path / "project"
+    (project / "infra").mkdir(parents=True)
+    (project / "Pulumi.yaml").write_text("name: moved\nruntime: python\nmain: infra/\n")
+    (project / "infra" / "cidr.txt").write_text("10.35.0.0/24\n")
+    (project / "infra" / "__main__.py").write_text(
+        "from pathlib import Path\n\nimport pulumi\n\nimport altostratus as alto\n\n"
+        "network = alto.Network('app', cidr_v4=Path('cidr.txt').read_text().strip())\n"
+        "pulumi.export('cidr', network.cidr_v4)\n"
+    )
+    here = Path.cwd()
+    stack = altostratus_stack(project)
+    assert stack.up().output_values() == {"cidr": "10.35.0.0/24"}
+    assert Path.cwd() == here
+    stack.destroy()

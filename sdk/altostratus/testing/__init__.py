@@ -44,7 +44,9 @@ What it does not do, so that nobody mistakes it for the engine:
 - a ``StackReference`` sees the outputs the test gives (``references``/``set_reference``);
 - ``up()`` is ``pulumi up --skip-preview``: call ``preview()`` first to see what ``pulumi up``
   would show;
-- the program runs in the test's process and interpreter, not in its project's virtualenv;
+- the program runs in the test's process and interpreter, not in its project's virtualenv
+  (from its folder, or the one ``main:`` names, as the language host runs it);
+- the configuration comes from the test only, not from ``Pulumi.<stack>.yaml``;
 - the state lives in memory (``Stack.state``), nothing is written to a backend.
 
 With ``engine="pulumi"`` (or ``"auto"``, or ``ALTOSTRATUS_TESTING_ENGINE``) the same API runs the

@@ -13,10 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
-import os
-import re
-import runpy
-import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +25,7 @@ from pulumi.runtime.proto import resource_pb2
 from pulumi.runtime.settings import SETTINGS
 
 from altostratus.testing._engine import Deployment
+from altostratus.testing._project import run_project
 from altostratus.testing._properties import Properties, from_struct, secret, to_struct
 from altostratus.testing._state import STACK_TYPE, Goal
 from altostratus.testing._steps import ResourceFailed
@@ -162,15 +159,6 @@ class EngineMonitor(MockMonitor):
         return resource_pb2.ReadResourceResponse(urn=urn, properties=to_struct(outputs))
 
 
-def load_project_name(directory: Path) -> str:
-    """The ``name`` of a project's ``Pulumi.yaml`` (its top-level ``name:`` line)."""
-    text = (directory / "Pulumi.yaml").read_text()
-    found = re.search(r"^name:\s*['\"]?([^'\"\s#]+)", text, re.MULTILINE)
-    if found is None:
-        raise ValueError(f"{directory / 'Pulumi.yaml'} has no name")
-    return found.group(1)
-
-
 def run(
     program: Program,
     monitor: EngineMonitor,
@@ -204,7 +192,7 @@ def _run(
             monitor.mocks, project=project, stack=stack, preview=preview, monitor=monitor
         )
         if isinstance(program, Path):
-            _run_project(program)
+            run_project(program)
         else:
             program()
         return loop.run_until_complete(_exports())
@@ -231,26 +219,6 @@ def _forget_earlier_runs() -> None:
     does): a failed program leaves tasks of its closed event loop there."""
     SETTINGS.rpc_manager.clear()
     SETTINGS.outputs.clear()
-
-
-def _run_project(directory: Path) -> None:
-    """Run ``__main__.py`` as the language host does, with its folder first on the path.
-
-    The project's modules a run imports are forgotten after it, as each ``pulumi up`` starts a
-    new interpreter: the next run imports them afresh (declaring again what they declare), and
-    another project's module of the same name is not taken for this one's.
-    """
-    folder = str(directory.resolve())
-    before = set(sys.modules)
-    sys.path.insert(0, folder)
-    try:
-        runpy.run_path(os.path.join(folder, "__main__.py"), run_name="__main__")
-    finally:
-        sys.path.remove(folder)
-        for name in set(sys.modules) - before:
-            file = getattr(sys.modules[name], "__file__", None) or ""
-            if file.startswith(folder + os.sep):
-                del sys.modules[name]
 
 
 async def _exports() -> dict[str, OutputValue]:

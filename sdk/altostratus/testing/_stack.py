@@ -19,10 +19,10 @@ from altostratus.testing._program import (
     Invoke,
     OutputValue,
     Program,
-    load_project_name,
     provider_inputs,
     run,
 )
+from altostratus.testing._project import load_project_name
 from altostratus.testing._properties import Properties, reveal, secret
 from altostratus.testing._results import DeploymentFailed, Result
 from altostratus.testing._state import Goal, Snapshot

@@ -1,0 +1,61 @@
+"""A Pulumi project directory, run as the Python language host runs it.
+
+``Pulumi.yaml`` names the project (``name:``) and may move the program (``main:``, a folder
+holding ``__main__.py`` or a file). The program runs with its folder as the working directory and
+first on ``sys.path``, as under ``pulumi up``; the project's modules it imports are forgotten
+after the run, as each ``pulumi up`` starts a new interpreter.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import runpy
+import sys
+from pathlib import Path
+
+_NAME = re.compile(r"^name:[ \t]*['\"]?([^'\"\s#]+)", re.MULTILINE)
+_MAIN = re.compile(r"^main:[ \t]*['\"]?([^'\"\s#]+)", re.MULTILINE)
+
+
+def _settings(directory: Path) -> str:
+    return (directory / "Pulumi.yaml").read_text(encoding="utf-8")
+
+
+def load_project_name(directory: Path) -> str:
+    """The ``name`` of a project's ``Pulumi.yaml`` (its top-level ``name:`` line)."""
+    found = _NAME.search(_settings(directory))
+    if found is None:
+        raise ValueError(f"{directory / 'Pulumi.yaml'} has no name")
+    return found.group(1)
+
+
+def entry_point(directory: Path) -> Path:
+    """The file the program starts in: ``__main__.py``, or what ``main:`` points at."""
+    found = _MAIN.search(_settings(directory))
+    main = (directory / found.group(1)) if found else directory
+    return (main / "__main__.py" if main.is_dir() else main).resolve()
+
+
+def run_project(directory: Path) -> None:
+    """Run the project's program in this process, from its folder.
+
+    The project's modules a run imports are forgotten after it: the next run imports them
+    afresh (declaring again what they declare), and another project's module of the same name
+    is not taken for this one's.
+    """
+    entry = entry_point(directory)
+    folder = str(entry.parent)
+    before = set(sys.modules)
+    previous = os.getcwd()
+    sys.path.insert(0, folder)
+    os.chdir(folder)
+    try:
+        runpy.run_path(str(entry), run_name="__main__")
+    finally:
+        os.chdir(previous)
+        sys.path.remove(folder)
+        for name in set(sys.modules) - before:
+            file = getattr(sys.modules[name], "__file__", None) or ""
+            if file.startswith(folder + os.sep):
+                del sys.modules[name]
