@@ -244,3 +244,18 @@ def test_a_project_runs_from_its_main_folder_as_the_language_host_runs_it(
     assert stack.up().output_values() == {"cidr": "10.35.0.0/24"}
     assert Path.cwd() == here
     stack.destroy()
+
+
+def test_a_reference_the_test_did_not_give_fails_saying_how_to_give_it(
+    altostratus_stack: Callable[..., Stack], capfd: pytest.CaptureFixture[str]
+) -> None:
+    def program() -> None:
+        other = pulumi.StackReference("organization/network/prod")
+        alto.Network("app", label=other.get_output("label"), cidr_v4="10.36.0.0/24")
+
+    with pytest.raises(DeploymentFailed) as failed:
+        altostratus_stack(program).preview()
+    (line,) = failed.value.result.failures
+    assert "no outputs given for the stack reference 'organization/network/prod'" in line
+    assert "set_reference" in line
+    assert "Traceback" not in capfd.readouterr().err

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from typing import NoReturn
 
 from pulumi.runtime.proto import provider_pb2
 
@@ -72,6 +73,12 @@ class Deployment:
             with self._lock:
                 self.failures.append(failed)
             raise
+
+    def fail(self, failed: ResourceFailed) -> NoReturn:
+        """Record a failure the program's monitor found, as the engine reports it, and raise it."""
+        with self._lock:
+            self.failures.append(failed)
+        raise failed
 
     def _register(self, goal: Goal) -> tuple[str, Properties]:
         with self._lock:

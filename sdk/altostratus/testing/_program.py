@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import gc
+import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -145,7 +147,11 @@ class EngineMonitor(MockMonitor):
         urn = self.make_urn(request.parent, request.type, request.name)
         if request.type == REFERENCE_TYPE:
             if request.name not in self.references:
-                raise KeyError(f"no outputs given for the stack reference {request.name!r}")
+                message = (
+                    f"no outputs given for the stack reference {request.name!r}: give them "
+                    "with Stack(references=...) or stack.set_reference(...)"
+                )
+                self.deployment.fail(ResourceFailed(urn, "read", message))
             outputs = {"name": request.name, "outputs": dict(self.references[request.name])}
             outputs["secretOutputNames"] = [
                 key for key, value in outputs["outputs"].items() if rpc.is_rpc_secret(value)
@@ -184,6 +190,7 @@ def _run(
     loop.set_exception_handler(_quiet_about_reported_failures)
     asyncio.set_event_loop(loop)
     _forget_earlier_runs()
+    failed = True
     try:
         values = {full_key(project, key): item.value for key, item in config.items()}
         secrets = [full_key(project, key) for key, item in config.items() if item.secret]
@@ -195,13 +202,25 @@ def _run(
             run_project(program)
         else:
             program()
-        return loop.run_until_complete(_exports())
+        outputs = loop.run_until_complete(_exports())
+        failed = False
+        return outputs
     finally:
         _forget_earlier_runs()
         for task in asyncio.all_tasks(loop):
             task.cancel()
         asyncio.set_event_loop(None)
         loop.close()
+        if failed:
+            _drop_abandoned_outputs()
+
+
+def _drop_abandoned_outputs() -> None:
+    """A failed program leaves Outputs whose coroutines never ran; collect them now, quietly,
+    rather than let each warn later that it was never awaited (the failure is reported)."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "coroutine .* was never awaited", RuntimeWarning)
+        gc.collect()
 
 
 def _quiet_about_reported_failures(
