@@ -1,0 +1,225 @@
+"""Running projects end to end on an emulator in this process, with ``altostratus.testing``.
+
+Each project's stack goes up (or is previewed) in the order given; a later project's
+``StackReference("organization/<project>/<stack>")`` reads an earlier one's outputs, as with
+``pulumi login --local``. At the end every stack is destroyed, the last first, whatever
+happened before; or, kept, the emulator serves what the run made until Ctrl-C or SIGTERM.
+"""
+
+from __future__ import annotations
+
+import gc
+import logging
+import signal
+import sys
+import threading
+import warnings
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from types import FrameType
+from typing import TextIO
+
+from altostratus.cli._failure import fail
+from altostratus.cli._progress import Progress
+from altostratus.cli._project import Project
+from altostratus.emulator import Emulator
+from altostratus.emulator.server import ListenError
+from altostratus.testing import DeploymentFailed, ProviderProcesses, Result, Stack, secret
+
+STACK = "dev"
+BANNER = (
+    "altostratus run: the library's own runner (altostratus.testing) drives the real provider "
+    "process; it is not the Pulumi engine, and the state lives in this process only."
+)
+
+
+@dataclass
+class Options:
+    config: dict[str, str] = field(default_factory=dict)
+    preview: bool = False
+    keep: bool = False
+    show_secrets: bool = False
+    port: int = 0
+    s3_port: int = 0
+
+
+class _PendingTasks(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "Task was destroyed but it is pending" not in record.getMessage()
+
+
+@contextmanager
+def quiet_cancelled_tasks() -> Iterator[None]:
+    """Silence what a failed program leaves behind: its pending Pulumi tasks, cancelled with
+    its event loop, and their coroutines never awaited. The failure itself is reported."""
+    hide = _PendingTasks()
+    logger = logging.getLogger("asyncio")
+    logger.addFilter(hide)
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", r"coroutine .* was never awaited", RuntimeWarning)
+        try:
+            yield
+        finally:
+            gc.collect()
+            logger.removeFilter(hide)
+
+
+def reference_name(project: Project) -> str:
+    """How another program names this project's stack in a ``StackReference``."""
+    return f"organization/{project.name}/{STACK}"
+
+
+def deploy(projects: Sequence[Project], options: Options, out: TextIO = sys.stdout) -> int:
+    """Run the projects on a new emulator; 0 when all went up (and came down), else 1."""
+    progress = Progress(out, show_secrets=options.show_secrets)
+    progress.say(BANNER)
+    emulator = Emulator(port=options.port, s3_port=options.s3_port)
+    try:
+        emulator.start()
+    except ListenError as error:
+        emulator.stop()
+        return fail(f"{error}; pass another --port or --s3-port, or 0 for a free one")
+    progress.say(f"Emulator: API {emulator.api_url}, S3 {emulator.s3_url} (in this process)")
+    processes = ProviderProcesses()
+    stacks: list[tuple[Project, Stack]] = []
+    try:
+        with quiet_cancelled_tasks():
+            failure = _up(projects, options, emulator, processes, progress, stacks)
+        if options.keep:
+            _serve(emulator, progress)
+            destroyed = 0
+        else:
+            destroyed = _destroy(stacks, progress)
+        return failure.report() if failure is not None else destroyed
+    finally:
+        processes.close()
+        emulator.stop()
+
+
+def _up(
+    projects: Sequence[Project],
+    options: Options,
+    emulator: Emulator,
+    processes: ProviderProcesses,
+    progress: Progress,
+    stacks: list[tuple[Project, Stack]],
+) -> Failure | None:
+    references: dict[str, dict[str, object]] = {}
+    for project in projects:
+        stack = Stack(
+            project,
+            emulator=emulator,
+            config=options.config,
+            references=references,
+            on_event=progress.event,
+            project=project.name,
+            stack=STACK,
+            processes=processes,
+        )
+        stacks.append((project, stack))
+        verb = "Previewing update" if options.preview else "Updating"
+        progress.begin(f"\n{verb} {project.name} ({STACK}) from {project.given}:")
+        try:
+            result = stack.preview() if options.preview else stack.up()
+        except DeploymentFailed as failed:
+            progress.finish(failed.result, preview=options.preview)
+            return Failure.of(project, failed.result)
+        progress.finish(result, preview=options.preview)
+        references[reference_name(project)] = {
+            name: secret(output.value) if output.secret else output.value
+            for name, output in result.outputs.items()
+        }
+    return None
+
+
+@dataclass
+class Failure:
+    """What failed, said at the very end: one line each (the program's traceback first)."""
+
+    lines: list[str]
+    traceback: str = ""
+
+    @classmethod
+    def of(cls, project: Project, result: Result) -> Failure:
+        """A property a provider refused, the program's error, or a resource's failed step."""
+        if result.check_failures:
+            return cls([
+                f"{kind} {name!r} of {project.name}: invalid input {check.property}: "
+                f"{check.reason}"
+                for check in result.check_failures
+                for kind, _, name in [check.resource.partition(":")]
+            ])  # fmt: skip
+        program = f"{project.name}/{STACK}: program failed: "
+        for line in result.failures:
+            if line.startswith(program):
+                message = line.removeprefix(program)
+                if project.traceback:
+                    message += " (the program's traceback is above)"
+                if "stack reference" in message:
+                    message += (
+                        "; name the project it reads first: altostratus run <that project> "
+                        f"{project.given}"
+                    )
+                return cls([f"the program of {project.name} failed: {message}"], project.traceback)
+        return cls(list(result.failures))
+
+    def report(self) -> int:
+        if self.traceback:
+            print(self.traceback, end="", file=sys.stderr)
+        for line in self.lines:
+            fail(line)
+        return 1
+
+
+def _destroy(stacks: list[tuple[Project, Stack]], progress: Progress) -> int:
+    status = 0
+    for project, stack in reversed(stacks):
+        if not any(not res.external for res in stack.state.resources):
+            continue
+        progress.begin(f"\nDestroying {project.name} ({STACK}):")
+        try:
+            result = stack.destroy()
+        except DeploymentFailed as failed:
+            progress.finish(failed.result)
+            for line in failed.result.failures:
+                fail(line)
+            status = 1
+            continue
+        progress.finish(result)
+    return status
+
+
+def _serve(emulator: Emulator, progress: Progress) -> None:
+    """Serve what the run made until Ctrl-C or SIGTERM, saying how to reach it."""
+    url, key = emulator.api_url, emulator.api_key
+    progress.say(
+        "\nThe emulator keeps running with what this run made, until Ctrl-C (or SIGTERM to this"
+        " process); stopping it forgets everything.\n"
+        f"    API:     {url}\n"
+        f"    S3:      {emulator.s3_url}\n"
+        f"    API key: {key}\n"
+        "Reach it from a shell (the client and `altostratus quota`):\n"
+        f"    export ALTOSTRATUS_API_URL={url} ALTOSTRATUS_API_KEY={key}\n"
+        "or from a Pulumi stack:\n"
+        f"    pulumi config set altostratus:apiUrl {url}\n"
+        f"    pulumi config set --secret altostratus:apiKey {key}"
+    )
+    stop = threading.Event()
+
+    def on_signal(signum: int, frame: FrameType | None) -> None:
+        stop.set()
+
+    try:
+        previous = signal.signal(signal.SIGTERM, on_signal)
+    except ValueError:  # not the main thread: Ctrl-C only
+        previous = None
+    try:
+        while not stop.wait(0.5):
+            pass
+    except KeyboardInterrupt:
+        pass
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+    progress.say("Emulator stopped.")

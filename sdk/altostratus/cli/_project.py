@@ -1,0 +1,86 @@
+"""A Pulumi project directory, as ``altostratus run`` finds and runs it.
+
+A project is a directory with a ``Pulumi.yaml`` naming it and a Python runtime, and the
+program's ``__main__.py``. The program runs in this process as the Pulumi language host runs it:
+from its own directory, with that directory first on ``sys.path``; when it raises, the traceback
+kept is the program's own, from its first frame in the project on.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import runpy
+import sys
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+
+_NAME = re.compile(r"^name:[ \t]*['\"]?([^'\"\s#]+)", re.MULTILINE)
+_RUNTIME = re.compile(
+    r"^runtime:[ \t]*(?:['\"]?(\w+)|\n[ \t]+name:[ \t]*['\"]?(\w+))", re.MULTILINE
+)
+
+
+class NotAProject(Exception):
+    """The directory is not a Pulumi project this command can run; the message says why."""
+
+
+@dataclass
+class Project:
+    directory: Path
+    name: str
+    given: str
+    """The directory as the user named it."""
+    traceback: str = field(default="", repr=False)
+    """The program's traceback when it last raised, or empty."""
+
+    @classmethod
+    def load(cls, given: str) -> Project:
+        directory = Path(given).expanduser()
+        if not directory.is_dir():
+            raise NotAProject(f"{given} is not a directory")
+        settings = directory / "Pulumi.yaml"
+        if not settings.is_file():
+            raise NotAProject(f"{given} is not a Pulumi project: it has no Pulumi.yaml")
+        text = settings.read_text(encoding="utf-8", errors="replace")
+        name = _NAME.search(text)
+        if name is None:
+            raise NotAProject(f"{settings} has no name: line")
+        runtime = _RUNTIME.search(text)
+        language = next((g for g in runtime.groups() if g), "") if runtime else ""
+        if language != "python":
+            raise NotAProject(
+                f"{given} is a {language or 'Pulumi'} project without a Python runtime; "
+                "this command runs Python programs"
+            )
+        if not (directory / "__main__.py").is_file():
+            raise NotAProject(f"{given} is not a Python Pulumi project: it has no __main__.py")
+        return cls(directory.resolve(), name.group(1), given)
+
+    def __call__(self) -> None:
+        """Run the program (a ``Stack`` calls this inside its Pulumi runtime)."""
+        self.traceback = ""
+        folder = str(self.directory)
+        previous = Path.cwd()
+        sys.path.insert(0, folder)
+        os.chdir(folder)
+        try:
+            runpy.run_path(str(self.directory / "__main__.py"), run_name="__main__")
+        except Exception as error:
+            self.traceback = self._own_traceback(error)
+            raise
+        finally:
+            os.chdir(previous)
+            sys.path.remove(folder)
+
+    def _own_traceback(self, error: BaseException) -> str:
+        """The traceback from the program's first frame on (this command's frames left out)."""
+        frames = error.__traceback__
+        while frames is not None:
+            source = Path(frames.tb_frame.f_code.co_filename)
+            if source.is_absolute() and source.resolve().is_relative_to(self.directory):
+                break
+            frames = frames.tb_next
+        lines = traceback.format_exception(type(error), error, frames or error.__traceback__)
+        return "".join(lines)
