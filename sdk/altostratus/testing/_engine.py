@@ -54,6 +54,8 @@ class Deployment:
         self.steps = Steps(on_event, preview=preview)
         self.other_provider = other_provider or _supplied_nothing
         self._lock = threading.Lock()
+        self._settled = threading.Condition(self._lock)
+        self._registering = 0  # registrations in flight, which ``finish`` waits out
         self._olds = {res.urn: res for res in self.old.resources if not res.delete}
         self._news: list[ResourceState] = []
         self._operated: set[str] = set()  # old URNs this deployment has taken over
@@ -67,12 +69,18 @@ class Deployment:
     # -- registration ---------------------------------------------------------------------------
     def register(self, goal: Goal) -> tuple[str, Properties]:
         """Step generation and execution for one registration; the id and outputs to return."""
+        with self._lock:
+            self._registering += 1
         try:
             return self._register(goal)
         except ResourceFailed as failed:
             with self._lock:
                 self.failures.append(failed)
             raise
+        finally:
+            with self._lock:
+                self._registering -= 1
+                self._settled.notify_all()
 
     def fail(self, failed: ResourceFailed) -> NoReturn:
         """Record a failure the program's monitor found, as the engine reports it, and raise it."""
@@ -307,8 +315,12 @@ class Deployment:
         engine deletes nothing and keeps every old resource not yet superseded in the state
         (the replaced ones marked for deletion), so the next ``up`` finishes the job. A preview
         only announces the deletes. ``failed`` tells that the program itself failed.
+
+        A failed program leaves steps running (a create it no longer waits for): as the engine's
+        step executor does, ``finish`` waits for them and keeps what they made in the state.
         """
         with self._lock:
+            self._settled.wait_for(lambda: self._registering == 0)
             news = list(self._news)
             recorded = {res.urn for res in news}
             unclaimed = [r for urn, r in self._olds.items() if urn not in self._operated]
