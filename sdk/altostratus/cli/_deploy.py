@@ -70,9 +70,9 @@ def reference_name(project: Project) -> str:
     return f"organization/{project.name}/{STACK}"
 
 
-def deploy(projects: Sequence[Project], options: Options, out: TextIO = sys.stdout) -> int:
+def deploy(projects: Sequence[Project], options: Options, out: TextIO | None = None) -> int:
     """Run the projects on a new emulator; 0 when all went up (and came down), else 1."""
-    progress = Progress(out, show_secrets=options.show_secrets)
+    progress = Progress(out or sys.stdout, show_secrets=options.show_secrets)
     progress.say(BANNER)
     emulator = Emulator(port=options.port, s3_port=options.s3_port)
     try:

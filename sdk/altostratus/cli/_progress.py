@@ -1,9 +1,10 @@
 """What ``altostratus run`` prints while it runs a stack, in the shape of ``pulumi up``'s output.
 
 A line per resource as its step starts and as it ends, with the step's elapsed time (``+
-altostratus:Network app creating (0s)``, then ``created (0.21s)``); a preview prints what each
-step would do instead. At the end of an operation: the stack's outputs (secrets as
-``[secret]`` unless they are to be shown), a count of resources per operation, the duration.
+altostratus:Network app creating (0s)``, then ``created (0.21s)``); a preview, where no step
+runs, prints what each resource's step would be. At the end of an operation: the stack's
+outputs (secrets as ``[secret]`` unless they are to be shown), a count of resources per
+operation, the duration.
 """
 
 from __future__ import annotations
@@ -83,15 +84,12 @@ class Progress:
         longer waits for) is not shown."""
         if not self._open:
             return
-        symbol, doing, done, previewed = STEPS.get(event.op, (" ", event.op, event.op, event.op))
+        symbol, doing, done, _ = STEPS.get(event.op, (" ", event.op, event.op, event.op))
         subject = f" {symbol:<2} {display_type(event.type)} {event.name}"
         if event.status == "failed":
             self.say(f"{subject} {doing} failed ({seconds(event.elapsed)}): {event.error}")
-        elif event.op == "check":
+        elif event.op == "check" or event.preview:
             return
-        elif event.preview:
-            if event.status == "done":
-                self.say(f"{subject} {previewed}")
         elif event.status == "started":
             self.say(f"{subject} {doing} (0s)")
         else:
@@ -101,6 +99,12 @@ class Progress:
         """The outputs (for ``up`` and ``preview``), the count of resources, the duration."""
         self._open = False
         lines = [""]
+        if preview:
+            lines[:0] = [
+                f" {STEPS[res.op][0]:<2} {display_type(res.type)} {res.name} {STEPS[res.op][3]}"
+                for res in result.resources.values()
+                if res.op in STEPS
+            ]
         if result.outputs:
             lines += ["Outputs:", *self.outputs(result.outputs, preview=preview), ""]
         counts = Counter(result.operations.values())

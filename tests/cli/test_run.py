@@ -1,0 +1,219 @@
+"""``altostratus run`` as a newcomer meets it: every example end to end, and each failure.
+
+The command starts its own emulator; the tests swap in one that notes, as it stops, what the
+account still holds (it is fast to provision, as the suite's is).
+"""
+
+from __future__ import annotations
+
+import re
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from account import EXAMPLES, leftovers
+
+from altostratus.cli import _deploy, main
+from altostratus.client import Client
+from altostratus.emulator import Emulator
+
+#: Projects an example reads through a StackReference, run before it.
+BEFORE = {"stack-composition": ["private-network"]}
+ALL_EXAMPLES = sorted(path.parent.name for path in EXAMPLES.glob("*/Pulumi.yaml"))
+STEP = re.compile(r"^ \S+\s+(?P<type>\S+) (?P<name>\S+) (?P<what>[a-z ]+) \([^)]+\)$")
+
+
+class NotingEmulator(Emulator):
+    made: list[NotingEmulator] = []
+
+    def __init__(self, **settings: Any) -> None:
+        super().__init__(lb_ready_seconds=0.2, objectstore_ready_seconds=0.1, **settings)
+        self.left: dict[str, int] | None = None
+        NotingEmulator.made.append(self)
+
+    def stop(self) -> None:
+        if self.left is None and self.api_url:
+            self.left = leftovers(self)
+        super().stop()
+
+
+@pytest.fixture
+def emulators(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[NotingEmulator]]:
+    NotingEmulator.made = []
+    monkeypatch.setattr(_deploy, "Emulator", NotingEmulator)
+    yield NotingEmulator.made
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    status = main(["run", *args])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def steps(out: str, what: str) -> list[tuple[str, str]]:
+    """The ``(type, name)`` of every progress line saying ``what`` (``created``...)."""
+    found = [STEP.match(line) for line in out.splitlines()]
+    return [(m["type"], m["name"]) for m in found if m and m["what"] == what]
+
+
+@pytest.mark.parametrize("example", ALL_EXAMPLES)
+def test_every_example_comes_up_and_goes_down_leaving_nothing(
+    example: str, emulators: list[NotingEmulator], capsys: pytest.CaptureFixture[str]
+) -> None:
+    projects = [str(EXAMPLES / name) for name in [*BEFORE.get(example, []), example]]
+    status, out, err = run(capsys, *projects)
+
+    assert status == 0, err
+    assert "not the Pulumi engine" in out.splitlines()[0]
+    created = steps(out, "created")
+    assert created and sorted(created) == sorted(steps(out, "creating"))
+    assert all(kind.startswith("altostratus:") for kind, _ in created)
+    assert sorted(steps(out, "deleted")) == sorted(created)
+    assert re.search(r" created \(\d+\.\d\ds\)$", out, re.MULTILINE)
+    assert f"Updating {example.join(['altostratus-', ''])} (dev)" in out
+    assert "Outputs:" in out and "Duration: " in out
+    for line in out.splitlines():
+        if re.match(r"^    (secret|secret_access_key|access_key_id)\s*:", line):
+            assert line.endswith(": [secret]"), line
+    (emulator,) = emulators
+    assert emulator.left == {}
+
+
+def test_secrets_are_shown_when_asked(
+    emulators: list[NotingEmulator], capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, _ = run(capsys, str(EXAMPLES / "object-storage"), "--show-secrets")
+    assert status == 0
+    (line,) = [line for line in out.splitlines() if line.startswith("    secret_access_key")]
+    assert "[secret]" not in line and re.search(r': "\S{20,}"$', line)
+
+
+def test_a_preview_makes_nothing(
+    emulators: list[NotingEmulator], capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, _ = run(capsys, str(EXAMPLES / "load-balancer"), "--preview")
+    assert status == 0
+    assert "Previewing update altostratus-load-balancer (dev)" in out
+    assert steps(out, "created") == [] and "Destroying" not in out
+    assert " +  altostratus:LoadBalancer web create" in out.splitlines()
+    assert "[unknown]" in out and "to create" in out
+    (emulator,) = emulators
+    assert emulator.left == {}
+
+
+def test_config_reaches_the_program_and_a_refused_input_fails_in_one_line(
+    emulators: list[NotingEmulator], capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = str(EXAMPLES / "private-network")
+    status, out, err = run(capsys, project, "--config", "adminCidr=not-a-cidr")
+
+    assert status == 1
+    assert err.splitlines() == [
+        "altostratus: error: FirewallRule 'ssh' of altostratus-private-network: invalid input "
+        "cidr: cidr holds 'not-a-cidr', which is not a CIDR such as 10.0.0.0/8"
+    ]
+    assert steps(out, "created") and sorted(steps(out, "deleted")) == sorted(steps(out, "created"))
+    (emulator,) = emulators
+    assert emulator.left == {}
+
+
+def test_a_program_error_shows_the_programs_traceback_then_one_line(
+    tmp_path: Path, emulators: list[NotingEmulator], capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "Pulumi.yaml").write_text("name: broken\nruntime: python\n")
+    (tmp_path / "__main__.py").write_text(
+        "import altostratus as alto\n\n\ndef backends():\n    return undefined_name\n\n\n"
+        "alto.LoadBalancer('web', network_id='n', backends=backends())\n"
+    )
+    status, _, err = run(capsys, str(tmp_path))
+
+    assert status == 1
+    lines = err.splitlines()
+    assert lines[0] == "Traceback (most recent call last):"
+    assert lines[1] == f'  File "{tmp_path / "__main__.py"}", line 8, in <module>'
+    assert "runpy" not in err and "altostratus/cli" not in err
+    assert lines[-2] == "NameError: name 'undefined_name' is not defined"
+    assert lines[-1] == (
+        "altostratus: error: the program of broken failed: NameError: name 'undefined_name' "
+        "is not defined (the program's traceback is above)"
+    )
+    (emulator,) = emulators
+    assert emulator.left == {}
+
+
+def test_a_missing_stack_reference_names_the_fix_and_leaves_nothing(
+    emulators: list[NotingEmulator], capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, err = run(capsys, str(EXAMPLES / "stack-composition"))
+
+    assert status == 1
+    (line,) = err.splitlines()
+    assert "'organization/altostratus-private-network/dev'" in line
+    assert "altostratus run <that project>" in line
+    assert sorted(steps(out, "deleted")) == sorted(steps(out, "created"))
+    (emulator,) = emulators
+    assert emulator.left == {}
+
+
+@pytest.mark.parametrize(
+    ("files", "problem"),
+    [
+        ({}, "is not a Pulumi project: it has no Pulumi.yaml"),
+        (
+            {"Pulumi.yaml": "name: web\nruntime: nodejs\n"},
+            "is a nodejs project without a Python runtime; this command runs Python programs",
+        ),
+        (
+            {"Pulumi.yaml": "name: web\nruntime:\n  name: python\n"},
+            "is not a Python Pulumi project: it has no __main__.py",
+        ),
+    ],
+)
+def test_a_directory_that_is_not_a_python_project_fails_in_one_line(
+    tmp_path: Path,
+    files: dict[str, str],
+    problem: str,
+    emulators: list[NotingEmulator],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    status, out, err = run(capsys, str(tmp_path))
+    assert status == 1 and out == ""
+    assert err.splitlines() == [f"altostratus: error: {tmp_path} {problem}"]
+    assert emulators == []
+
+
+def test_config_must_be_key_equals_value(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["run", str(EXAMPLES / "webhooks"), "--config", "url"])
+    assert exit_.value.code == 1
+    (line,) = capsys.readouterr().err.splitlines()
+    assert "'url' is not KEY=VALUE" in line
+
+
+def test_kept_the_emulator_serves_what_was_made_until_ctrl_c() -> None:
+    command = [sys.executable, "-m", "altostratus", "run", "--keep", str(EXAMPLES / "webhooks")]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, text=True) as running:
+        assert running.stdout is not None
+        said: list[str] = []
+        for line in running.stdout:
+            said.append(line.rstrip("\n"))
+            if "pulumi config set --secret altostratus:apiKey" in line:
+                break
+        text = "\n".join(said)
+        url = re.search(r"export ALTOSTRATUS_API_URL=(\S+) ALTOSTRATUS_API_KEY=(\S+)", text)
+        assert url is not None, text
+        assert "Destroying" not in text and "Ctrl-C" in text
+        with Client(api_url=url[1], api_key=url[2]) as client:
+            (hook,) = client.webhooks.list()
+        assert hook.url == "http://127.0.0.1:8789/"
+
+        running.send_signal(signal.SIGINT)
+        rest, _ = running.communicate(timeout=30)
+    assert running.returncode == 0
+    assert rest.strip().endswith("Emulator stopped.")
