@@ -24,6 +24,7 @@ SECTIONS = {
     "service": "benchmarks.service",
     "testing": "benchmarks.testing_loop",
     "lookups": "benchmarks.lookups",
+    "run": "benchmarks.run_command",
 }
 DEFAULT_OUTPUT = ROOT / "docs" / "benchmarks.md"
 ANALYSIS = Path(__file__).with_name("analysis.md")

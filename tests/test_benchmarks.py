@@ -25,6 +25,7 @@ TITLES = [
     "8. The emulator as a service",
     "9. Testing a program: up + destroy through altostratus.testing",
     "10. Lookups",
+    "11. `altostratus run` on each example",
 ]
 
 
@@ -74,3 +75,6 @@ def test_a_quick_run_reports_every_section_with_sensible_figures(tmp_path: Path)
     for name in examples:
         assert testing[name]["requests"] > 0 and testing[name]["raw"] > 0, name
         assert testing[name]["testing"] > testing[name]["raw"], name
+
+    (example,) = sections["run_command"]["data"].values()
+    assert example["resources"] > 0 and example["wall"] > example["up"] + example["destroy"] > 0

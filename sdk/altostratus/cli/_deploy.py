@@ -29,8 +29,8 @@ from altostratus.testing import DeploymentFailed, ProviderProcesses, Result, Sta
 
 STACK = "dev"
 BANNER = (
-    "altostratus run: the library's own runner (altostratus.testing) drives the real provider "
-    "process; it is not the Pulumi engine, and the state lives in this process only."
+    "altostratus run: the library's own runner (altostratus.testing), not the Pulumi engine; "
+    "the state lives in this process only."
 )
 
 
