@@ -17,7 +17,7 @@ from benchmarks.servers import ROOT
 TITLE = "11. `altostratus run` on each example"
 EXAMPLES = ROOT / "examples"
 #: Projects an example reads through a StackReference, run before it in the same command.
-BEFORE = {"stack-composition": ["private-network"]}
+BEFORE = {"stack-composition": ["private-network"], "default-network": ["private-network"]}
 _DURATION = re.compile(r"^Duration: (\d+\.\d+)s$", re.MULTILINE)
 _CREATED = re.compile(r" created \(", re.MULTILINE)
 

@@ -13,7 +13,11 @@ import pulumi
 import altostratus as alto
 
 config = pulumi.Config()
-network_stack = pulumi.StackReference(config.require("networkStack"))
+# With `pulumi login --local` the organization is `organization`; the network stack is the
+# one of the same name as this stack unless `networkStack` says otherwise.
+network_stack = pulumi.StackReference(
+    config.get("networkStack") or f"organization/altostratus-private-network/{pulumi.get_stack()}"
+)
 
 default = alto.get_network(default=True)
 if default.cidr is None:

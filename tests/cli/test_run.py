@@ -22,7 +22,7 @@ from altostratus.client import Client
 from altostratus.emulator import Emulator
 
 #: Projects an example reads through a StackReference, run before it.
-BEFORE = {"stack-composition": ["private-network"]}
+BEFORE = {"stack-composition": ["private-network"], "default-network": ["private-network"]}
 ALL_EXAMPLES = sorted(path.parent.name for path in EXAMPLES.glob("*/Pulumi.yaml"))
 STEP = re.compile(r"^ \S+\s+(?P<type>\S+) (?P<name>\S+) (?P<what>[a-z ]+) \([^)]+\)$")
 
