@@ -1,17 +1,15 @@
 """A Pulumi project directory, as ``altostratus run`` finds and runs it.
 
 A project is a directory with a ``Pulumi.yaml`` naming it and a Python runtime, and the
-program's ``__main__.py``. The program runs in this process as the Pulumi language host runs it:
-from its own directory, with that directory first on ``sys.path``; when it raises, the traceback
-kept is the program's own, from its first frame in the project on.
+program's ``__main__.py``. The program runs in this process as ``altostratus.testing`` runs a
+project (as the Pulumi language host does), from its own directory; when it raises, the
+traceback kept is the program's own, from its first frame in the project on.
 """
 
 from __future__ import annotations
 
 import os
 import re
-import runpy
-import sys
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -60,19 +58,18 @@ class Project:
 
     def __call__(self) -> None:
         """Run the program (a ``Stack`` calls this inside its Pulumi runtime)."""
+        from altostratus.testing._program import _run_project
+
         self.traceback = ""
-        folder = str(self.directory)
         previous = Path.cwd()
-        sys.path.insert(0, folder)
-        os.chdir(folder)
+        os.chdir(self.directory)
         try:
-            runpy.run_path(str(self.directory / "__main__.py"), run_name="__main__")
+            _run_project(self.directory)
         except Exception as error:
             self.traceback = self._own_traceback(error)
             raise
         finally:
             os.chdir(previous)
-            sys.path.remove(folder)
 
     def _own_traceback(self, error: BaseException) -> str:
         """The traceback from the program's first frame on (this command's frames left out)."""
