@@ -1,9 +1,9 @@
 """A Pulumi project directory, as ``altostratus run`` finds and runs it.
 
-A project is a directory with a ``Pulumi.yaml`` naming it and a Python runtime, and the
-program's ``__main__.py``. The program runs in this process as ``altostratus.testing`` runs a
-project (as the Pulumi language host does), from its own directory; when it raises, the
-traceback kept is the program's own, from its first frame in the project on.
+A project is a directory with a ``Pulumi.yaml`` naming it and a Python runtime, and the program
+(``__main__.py``, or where ``main:`` points). The program runs in this process as
+``altostratus.testing`` runs a project, from its own folder as the language host runs it; when it
+raises, the traceback kept is the program's own, from its first frame in the project on.
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 
-_NAME = re.compile(r"^name:[ \t]*['\"]?([^'\"\s#]+)", re.MULTILINE)
+from altostratus.testing._project import entry_point, load_project_name, run_project
+
 _RUNTIME = re.compile(
     r"^runtime:[ \t]*(?:['\"]?(\w+)|\n[ \t]+name:[ \t]*['\"]?(\w+))", re.MULTILINE
 )
@@ -41,35 +42,31 @@ class Project:
         settings = directory / "Pulumi.yaml"
         if not settings.is_file():
             raise NotAProject(f"{given} is not a Pulumi project: it has no Pulumi.yaml")
-        text = settings.read_text(encoding="utf-8", errors="replace")
-        name = _NAME.search(text)
-        if name is None:
-            raise NotAProject(f"{settings} has no name: line")
-        runtime = _RUNTIME.search(text)
+        try:
+            name = load_project_name(directory)
+        except ValueError as error:
+            raise NotAProject(str(error)) from None
+        runtime = _RUNTIME.search(settings.read_text(encoding="utf-8", errors="replace"))
         language = next((g for g in runtime.groups() if g), "") if runtime else ""
         if language != "python":
             raise NotAProject(
                 f"{given} is a {language or 'Pulumi'} project without a Python runtime; "
                 "this command runs Python programs"
             )
-        if not (directory / "__main__.py").is_file():
-            raise NotAProject(f"{given} is not a Python Pulumi project: it has no __main__.py")
-        return cls(directory.resolve(), name.group(1), given)
+        entry = entry_point(directory)
+        if not entry.is_file():
+            missing = os.path.relpath(entry, directory.resolve())
+            raise NotAProject(f"{given} is not a Python Pulumi project: it has no {missing}")
+        return cls(directory.resolve(), name, given)
 
     def __call__(self) -> None:
         """Run the program (a ``Stack`` calls this inside its Pulumi runtime)."""
-        from altostratus.testing._program import _run_project
-
         self.traceback = ""
-        previous = Path.cwd()
-        os.chdir(self.directory)
         try:
-            _run_project(self.directory)
+            run_project(self.directory)
         except Exception as error:
             self.traceback = self._own_traceback(error)
             raise
-        finally:
-            os.chdir(previous)
 
     def _own_traceback(self, error: BaseException) -> str:
         """The traceback from the program's first frame on (this command's frames left out)."""
