@@ -151,9 +151,11 @@ def test_a_missing_stack_reference_names_the_fix_and_leaves_nothing(
     status, out, err = run(capsys, str(EXAMPLES / "stack-composition"))
 
     assert status == 1
-    (line,) = err.splitlines()
-    assert "'organization/altostratus-private-network/dev'" in line
-    assert "altostratus run <that project>" in line
+    assert err.splitlines() == [
+        "altostratus: error: altostratus-stack-composition reads the stack "
+        "'organization/altostratus-private-network/dev', which this run does not make: name its "
+        f"project first: altostratus run <its project> {EXAMPLES / 'stack-composition'}"
+    ]
     assert sorted(steps(out, "deleted")) == sorted(steps(out, "created"))
     (emulator,) = emulators
     assert emulator.left == {}

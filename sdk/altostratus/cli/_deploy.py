@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gc
 import logging
+import re
 import signal
 import sys
 import threading
@@ -28,6 +29,7 @@ from altostratus.emulator.server import ListenError
 from altostratus.testing import DeploymentFailed, ProviderProcesses, Result, Stack, secret
 
 STACK = "dev"
+_MISSING_REFERENCE = re.compile(r"no outputs given for the stack reference '([^']+)'")
 BANNER = (
     "altostratus run: the library's own runner (altostratus.testing), not the Pulumi engine; "
     "the state lives in this process only."
@@ -150,17 +152,19 @@ class Failure:
                 for check in result.check_failures
                 for kind, _, name in [check.resource.partition(":")]
             ])  # fmt: skip
+        for line in result.failures:
+            missing = _MISSING_REFERENCE.search(line)
+            if missing:
+                return cls([
+                    f"{project.name} reads the stack {missing[1]!r}, which this run does not "
+                    f"make: name its project first: altostratus run <its project> {project.given}"
+                ])  # fmt: skip
         program = f"{project.name}/{STACK}: program failed: "
         for line in result.failures:
             if line.startswith(program):
                 message = line.removeprefix(program)
                 if project.traceback:
                     message += " (the program's traceback is above)"
-                if "stack reference" in message:
-                    message += (
-                        "; name the project it reads first: altostratus run <that project> "
-                        f"{project.given}"
-                    )
                 return cls([f"the program of {project.name} failed: {message}"], project.traceback)
         return cls(list(result.failures))
 
