@@ -259,3 +259,40 @@ def test_a_reference_the_test_did_not_give_fails_saying_how_to_give_it(
     assert "no outputs given for the stack reference 'organization/network/prod'" in line
     assert "set_reference" in line
     assert "Traceback" not in capfd.readouterr().err
+
+
+def test_a_project_reads_its_config_defaults_and_its_stack_file(
+    altostratus_stack: Callable[..., Stack], tmp_path: Path
+) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "Pulumi.yaml").write_text(
+        "name: configured\nruntime: python\nconfig:\n"
+        "  cidr:\n    type: string\n    default: 10.37.0.0/24\n"
+        "  label: from-the-project\n"
+    )
+    (project / "Pulumi.dev.yaml").write_text(
+        "config:\n  configured:label: from-the-stack\n"
+        "  configured:ips:\n    - 10.37.0.10\n"
+        "  configured:token:\n    secure: v1:AAAAAAAAAAAA:BBBBBBBB\n"
+    )
+    (project / "__main__.py").write_text(
+        "import pulumi\n\nimport altostratus as alto\n\nconfig = pulumi.Config()\n"
+        "network = alto.Network('app', label=config.require('label'), "
+        "cidr_v4=config.require('cidr'))\n"
+        "pulumi.export('ips', config.get_object('ips'))\n"
+        "pulumi.export('token', config.get_secret('token'))\n"
+    )
+    dev = altostratus_stack(project, stack="dev")
+    result = dev.up()
+    assert result.resources["Network:app"].inputs["cidr_v4"] == "10.37.0.0/24"
+    assert result.resources["Network:app"].inputs["label"] == "from-the-stack"
+    assert result.output_values() == {"ips": ["10.37.0.10"], "token": None}
+    dev.set_config("label", "from-the-test")  # the test's word comes last
+    assert dev.up().resources["Network:app"].inputs["label"] == "from-the-test"
+    dev.destroy()
+
+    other = altostratus_stack(project, stack="prod", secrets={"token": "t"})
+    result = other.up()
+    assert result.resources["Network:app"].inputs["label"] == "from-the-project"
+    assert result.outputs["token"].value == "t" and result.outputs["token"].secret

@@ -46,7 +46,8 @@ What it does not do, so that nobody mistakes it for the engine:
   would show;
 - the program runs in the test's process and interpreter, not in its project's virtualenv
   (from its folder, or the one ``main:`` names, as the language host runs it);
-- the configuration comes from the test only, not from ``Pulumi.<stack>.yaml``;
+- of a project's configuration files, the defaults of ``Pulumi.yaml`` and the plain values of
+  ``Pulumi.<stack>.yaml`` are read, not the encrypted ones (the test sets those);
 - the state lives in memory (``Stack.state``), nothing is written to a backend.
 
 With ``engine="pulumi"`` (or ``"auto"``, or ``ALTOSTRATUS_TESTING_ENGINE``) the same API runs the

@@ -1,18 +1,23 @@
 """A Pulumi project directory, run as the Python language host runs it.
 
-``Pulumi.yaml`` names the project (``name:``) and may move the program (``main:``, a folder
-holding ``__main__.py`` or a file). The program runs with its folder as the working directory and
-first on ``sys.path``, as under ``pulumi up``; the project's modules it imports are forgotten
-after the run, as each ``pulumi up`` starts a new interpreter.
+``Pulumi.yaml`` names the project (``name:``), may move the program (``main:``, a folder
+holding ``__main__.py`` or a file) and may give configuration defaults (``config:``), which a
+stack's ``Pulumi.<stack>.yaml`` overrides. The program runs with its folder as the working
+directory and first on ``sys.path``, as under ``pulumi up``; the project's modules it imports
+are forgotten after the run, as each ``pulumi up`` starts a new interpreter.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import runpy
 import sys
 from pathlib import Path
+from typing import Any
+
+import yaml
 
 _NAME = re.compile(r"^name:[ \t]*['\"]?([^'\"\s#]+)", re.MULTILINE)
 _MAIN = re.compile(r"^main:[ \t]*['\"]?([^'\"\s#]+)", re.MULTILINE)
@@ -59,3 +64,25 @@ def run_project(directory: Path) -> None:
             file = getattr(sys.modules[name], "__file__", None) or ""
             if file.startswith(folder + os.sep):
                 del sys.modules[name]
+
+
+def stack_config(directory: Path, stack: str) -> dict[str, str]:
+    """The plain configuration the engine reads for ``stack``: the project's defaults, then the
+    stack file's values. Encrypted (``secure:``) values are left out: a test sets them."""
+    found: dict[str, str] = {}
+    project = yaml.safe_load(_settings(directory)) or {}
+    for key, value in (project.get("config") or {}).items():
+        plain = value.get("default", value.get("value")) if isinstance(value, dict) else value
+        if plain is not None:
+            found[str(key)] = _text(plain)
+    stack_file = directory / f"Pulumi.{stack}.yaml"
+    if stack_file.is_file():
+        settings = yaml.safe_load(stack_file.read_text(encoding="utf-8")) or {}
+        for key, value in (settings.get("config") or {}).items():
+            if not (isinstance(value, dict) and "secure" in value):
+                found[str(key)] = _text(value)
+    return found
+
+
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value)

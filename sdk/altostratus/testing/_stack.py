@@ -19,10 +19,11 @@ from altostratus.testing._program import (
     Invoke,
     OutputValue,
     Program,
+    full_key,
     provider_inputs,
     run,
 )
-from altostratus.testing._project import load_project_name
+from altostratus.testing._project import load_project_name, stack_config
 from altostratus.testing._properties import Properties, reveal, secret
 from altostratus.testing._results import DeploymentFailed, Result
 from altostratus.testing._state import Goal, Snapshot
@@ -81,7 +82,8 @@ class Stack:
     """One stack of one program, with its configuration and its state kept between operations.
 
     ``program`` is a function declaring resources or a Pulumi project directory (with
-    ``Pulumi.yaml`` and ``__main__.py``). With ``emulator``, ``altostratus:apiUrl`` and the
+    ``Pulumi.yaml`` and ``__main__.py``), whose configuration defaults and plain values of
+    ``Pulumi.<stack>.yaml`` the stack starts with. With ``emulator``, ``altostratus:apiUrl`` and the
     secret ``altostratus:apiKey`` point at it. ``references`` gives the outputs of each
     ``StackReference`` by stack name; ``other_resources`` gives the outputs of resources of other
     providers (by default their inputs); ``on_event`` receives a ``StepEvent`` as each step
@@ -118,6 +120,9 @@ class Stack:
         self.project = project
         self.name = stack
         self.config: dict[str, ConfigValue] = {}
+        if isinstance(self.program, Path):
+            for key, value in stack_config(self.program, stack).items():
+                self.set_config(key, value)
         if emulator is not None:
             self.set_config("altostratus:apiUrl", emulator.api_url)
             self.set_config("altostratus:apiKey", emulator.api_key, secret=True)
@@ -145,10 +150,10 @@ class Stack:
         ``config.get_object``, ``get_bool`` and ``get_int`` read them.
         """
         text = value if isinstance(value, str) else json.dumps(value)
-        self.config[key] = ConfigValue(text, secret)
+        self.config[full_key(self.project, key)] = ConfigValue(text, secret)
 
     def remove_config(self, key: str) -> None:
-        self.config.pop(key, None)
+        self.config.pop(full_key(self.project, key), None)
 
     def set_reference(self, stack_name: str, outputs: Mapping[str, Any]) -> None:
         """The outputs a ``StackReference(stack_name)`` sees; wrap values with ``secret()``."""
