@@ -1,21 +1,42 @@
-"""The tested-web-tier example's own tests pass, run as its README says (``pytest tests``)."""
+"""The tested-web-tier example's own tests pass, run as its README says (``pytest tests``):
+through altostratus's runner, and through the real engine where the ``pulumi`` CLI is."""
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
 import sys
 
+import pytest
 from account import EXAMPLES
 
+NO_CLI = "the pulumi CLI is not on PATH: the real engine cannot run here"
 
-def test_the_examples_own_tests_pass() -> None:
+
+@pytest.mark.parametrize(
+    "engine",
+    [
+        "runner",
+        pytest.param(
+            "pulumi",
+            marks=[
+                pytest.mark.skipif(shutil.which("pulumi") is None, reason=NO_CLI),
+                pytest.mark.slow,
+                pytest.mark.timeout(600),  # the CLI starts a process per command
+            ],
+        ),
+    ],
+)
+def test_the_examples_own_tests_pass(engine: str) -> None:
     project = EXAMPLES / "tested-web-tier"
     answer = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir", ".", "tests"],
         cwd=project,
+        env={**os.environ, "ALTOSTRATUS_TESTING_ENGINE": engine},
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=600,
     )
     assert answer.returncode == 0, answer.stdout + answer.stderr
     assert "4 passed" in answer.stdout.splitlines()[-1], answer.stdout
