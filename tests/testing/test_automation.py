@@ -102,6 +102,10 @@ def test_engine_events_become_operations_progress_and_check_failures() -> None:
         urn=URN,
     )
     events(ev.EngineEvent(2, 0, diagnostic_event=diag))
+    reference = ev.StepEventMetadata(
+        ev.OpType("read"), "urn:ref", "pulumi:pulumi:StackReference", "p"
+    )
+    events(ev.EngineEvent(3, 0, resource_pre_event=ev.ResourcePreEvent(reference)))
 
     assert events.operations == {URN: ("altostratus:index:Network", "replace")}
     assert [(e.op, e.status) for e in seen] == [

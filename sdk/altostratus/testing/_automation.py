@@ -18,11 +18,15 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from altostratus.testing._engine_events import EngineEvents, exported_resource, refresh_operations
+from altostratus.testing._engine_events import (
+    EngineEvents,
+    exported_resource,
+    is_engine_own,
+    refresh_operations,
+)
 from altostratus.testing._program import ConfigValue, OutputValue, full_key
 from altostratus.testing._properties import is_secret, reveal
 from altostratus.testing._results import DeploymentFailed, ResourceResult, Result, resource_key
-from altostratus.testing._state import STACK_TYPE
 from altostratus.testing._steps import EventSink
 
 PASSPHRASE = "altostratus-testing"
@@ -161,7 +165,7 @@ class AutomationStack:
         return {
             res["urn"]: exported_resource(res)
             for res in deployment.get("resources") or []
-            if res["type"] != STACK_TYPE and not res["type"].startswith("pulumi:providers:")
+            if not is_engine_own(res["type"])
         }
 
 

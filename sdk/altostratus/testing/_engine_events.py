@@ -44,6 +44,13 @@ SECRET_SIGNATURE = "4dabf18193072939515e22adb298388d"
 
 HIDDEN = ("__provider", "__name_prefix")
 
+REFERENCE_TYPE = "pulumi:pulumi:StackReference"
+
+
+def is_engine_own(type_: str) -> bool:
+    """The stack, provider and stack reference resources, which the runner's results leave out."""
+    return type_ in (STACK_TYPE, REFERENCE_TYPE) or type_.startswith("pulumi:providers:")
+
 
 def check_failure(message: str) -> tuple[str, str] | None:
     """The property (or "") and the reason in the engine's message for a check failure."""
@@ -84,7 +91,7 @@ class EngineEvents:
 
     def _step(self, meta: Any, status: str) -> None:
         op = str(getattr(meta.op, "value", meta.op))
-        if meta.type.startswith("pulumi:providers:") or meta.type == STACK_TYPE:
+        if is_engine_own(meta.type):
             return
         key = (meta.urn, op)
         now = time.monotonic()
