@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from altostratus.lookups import GetNetworkResult as GetNetworkResult
     from altostratus.lookups import GetObjectStoreCredentialResult as GetObjectStoreCredentialResult
     from altostratus.lookups import GetObjectStoreResult as GetObjectStoreResult
+    from altostratus.lookups import GetRegionsResult as GetRegionsResult
     from altostratus.lookups import GetReservedIpResult as GetReservedIpResult
     from altostratus.lookups import GetWebhookResult as GetWebhookResult
     from altostratus.lookups import NoSingleMatchError as NoSingleMatchError
@@ -52,6 +53,8 @@ if TYPE_CHECKING:
     from altostratus.lookups import get_object_store_output as get_object_store_output
     from altostratus.lookups import get_quota as get_quota
     from altostratus.lookups import get_quota_output as get_quota_output
+    from altostratus.lookups import get_regions as get_regions
+    from altostratus.lookups import get_regions_output as get_regions_output
     from altostratus.lookups import get_reserved_ip as get_reserved_ip
     from altostratus.lookups import get_reserved_ip_output as get_reserved_ip_output
     from altostratus.lookups import get_webhook as get_webhook

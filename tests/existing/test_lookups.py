@@ -177,3 +177,62 @@ def test_an_unknown_input_defers_the_lookup_in_a_preview(
     assert stack.preview().operations == {"Network:app": "create"}
     assert stack.up().output_values() == {"found": "10.87.0.0/24"}
     stack.destroy()
+
+
+def test_every_lookup_by_id_and_by_each_key(make_stack: Callable[..., Stack], api: Client) -> None:
+    network = api.networks.create(label="keys", cidr_v4="10.88.0.0/24")
+    firewall = api.firewalls.create(name="keys-fw", network_id=network.id)
+    balancer = api.load_balancers.create(name="keys-lb", network_id=network.id, backends=[BACKEND])
+    address = api.reserved_ips.create(name="keys-ip")
+    store = api.object_stores.create(name="keys-store", size=10)
+    credential = api.object_store_credentials.create(name="keys-ci")
+    webhook = api.webhooks.create(url="https://hooks.example.com/keys")
+    expected = {
+        "network": network.id,
+        "firewall": firewall.id,
+        "balancer": balancer.id,
+        "address": address.id,
+        "store": store.id,
+        "credential": credential.id,
+        "webhook": webhook.id,
+    }
+
+    def program() -> None:
+        found = {
+            "network": [
+                alto.get_network(id=network.id).id,
+                alto.get_network(label="keys").id,
+                alto.get_network(label="keys", default=False).id,
+            ],
+            "firewall": [
+                alto.get_firewall(id=firewall.id).id,
+                alto.get_firewall(name="keys-fw").id,
+                alto.get_firewall(network_id=network.id).id,
+            ],
+            "balancer": [
+                alto.get_load_balancer(id=balancer.id).id,
+                alto.get_load_balancer(name="keys-lb").id,
+            ],
+            "address": [
+                alto.get_reserved_ip(id=address.id).id,
+                alto.get_reserved_ip(name="keys-ip").id,
+            ],
+            "store": [
+                alto.get_object_store(id=store.id).id,
+                alto.get_object_store(name="keys-store").id,
+            ],
+            "credential": [
+                alto.get_object_store_credential(id=credential.id).id,
+                alto.get_object_store_credential(name="keys-ci").id,
+            ],
+            "webhook": [
+                alto.get_webhook(id=webhook.id).id,
+                alto.get_webhook(url="https://hooks.example.com/keys").id,
+            ],
+        }
+        pulumi.export("found", found)
+
+    found = make_stack(program).up().output_values()["found"]
+    assert {kind: set(ids) for kind, ids in found.items()} == {
+        kind: {id_} for kind, id_ in expected.items()
+    }

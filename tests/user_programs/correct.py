@@ -89,3 +89,7 @@ legacy = alto.Firewall.adopt(
     "legacy", "fw-id", alto.FirewallArgs(name="legacy", network_id=network.id)
 )
 legacy_rules: pulumi.Output[int] = legacy.rules_count
+regions: list[str] = alto.get_regions().codes
+home_region: pulumi.Output[str | None] = alto.get_regions_output(country="GB").apply(
+    lambda found: found.default_region
+)

@@ -12,6 +12,7 @@ from altostratus.client.networks import NetworksAPI
 from altostratus.client.object_store_credentials import ObjectStoreCredentialsAPI
 from altostratus.client.object_stores import ObjectStoresAPI
 from altostratus.client.quota import QuotaAPI
+from altostratus.client.regions import RegionsAPI
 from altostratus.client.reserved_ips import ReservedIpsAPI
 from altostratus.client.webhooks import WebhooksAPI
 
@@ -56,6 +57,7 @@ class Client:
         self.object_store_credentials = ObjectStoreCredentialsAPI(self._http, self.region)
         self.webhooks = WebhooksAPI(self._http, self.region)
         self.quota = QuotaAPI(self._http, self.region)
+        self.regions = RegionsAPI(self._http, self.region)
 
     def __repr__(self) -> str:
         return f"Client(api_url={self.settings.api_url!r}, region={self.region!r})"

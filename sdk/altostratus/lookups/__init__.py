@@ -7,9 +7,12 @@ from __future__ import annotations
 
 from altostratus.lookups._find import LookupResult, NoSingleMatchError
 from altostratus.lookups.account import (
+    GetRegionsResult,
     GetWebhookResult,
     get_quota,
     get_quota_output,
+    get_regions,
+    get_regions_output,
     get_webhook,
     get_webhook_output,
 )
@@ -42,6 +45,7 @@ __all__ = [
     "GetNetworkResult",
     "GetObjectStoreCredentialResult",
     "GetObjectStoreResult",
+    "GetRegionsResult",
     "GetReservedIpResult",
     "GetWebhookResult",
     "LookupResult",
@@ -58,6 +62,8 @@ __all__ = [
     "get_object_store_output",
     "get_quota",
     "get_quota_output",
+    "get_regions",
+    "get_regions_output",
     "get_reserved_ip",
     "get_reserved_ip_output",
     "get_webhook",

@@ -1,4 +1,4 @@
-"""Lookups of what belongs to the account: webhooks and the quota."""
+"""Lookups of what belongs to the account: webhooks, the regions and the quota."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import pulumi
 
-from altostratus.client import Quota
+from altostratus.client import Quota, Region
 from altostratus.lookups._find import LookupResult, find, lifted, session
 from altostratus.providers.webhook import Webhook, WebhookProvider
 
@@ -45,3 +45,27 @@ def get_quota() -> Quota:
 
 def get_quota_output() -> pulumi.Output[Quota]:
     return lifted(get_quota)
+
+
+@dataclass(frozen=True)
+class GetRegionsResult:
+    regions: list[Region]
+    """The regions, in the service's order (``regions[0].code``, ``.name``, ``.country``)."""
+    codes: list[str]
+    """Their codes, as ``region=`` takes them: ``["LON1", "FRA1", ...]``."""
+    default_region: str | None
+    """The code of the account's default region."""
+
+
+def get_regions(country: str | None = None) -> GetRegionsResult:
+    """The service's regions, those of ``country`` (``GB``, ``DE``; any case) when given."""
+    api, _ = session()
+    regions = api.regions.list()
+    if country is not None:
+        regions = [r for r in regions if (r.country or "").upper() == country.upper()]
+    default = next((region.code for region in regions if region.default), None)
+    return GetRegionsResult(regions, [region.code for region in regions], default)
+
+
+def get_regions_output(country: pulumi.Input[str] | None = None) -> pulumi.Output[GetRegionsResult]:
+    return lifted(get_regions, country=country)

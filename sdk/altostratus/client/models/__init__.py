@@ -13,6 +13,7 @@ from altostratus.client.models.network import Network, NetworkCreated, NetworkUp
 from altostratus.client.models.object_store import ObjectStore, ObjectStoreOwner
 from altostratus.client.models.object_store_credential import ObjectStoreCredential
 from altostratus.client.models.quota import Quota
+from altostratus.client.models.region import Region
 from altostratus.client.models.reserved_ip import ReservedIp, ReservedIpAssignment
 from altostratus.client.models.webhook import Webhook, WebhookCreated
 
@@ -31,6 +32,7 @@ __all__ = [
     "ObjectStoreCredential",
     "ObjectStoreOwner",
     "Quota",
+    "Region",
     "ReservedIp",
     "ReservedIpAssignment",
     "Webhook",
