@@ -103,10 +103,7 @@ def _fill_networks(emulator: Emulator, total: int) -> None:
     with state.lock:
         have = len(state.networks.all(account.id, "LON1"))
         for number in range(have, total):
-            state.networks.create(
-                account.id, "LON1", Effects(), label=f"fill-{number}", ipv4_enabled=True,
-                cidr_v4=None, nameservers=[],
-            )  # fmt: skip
+            state.networks.create(account.id, "LON1", Effects(), {"label": f"fill-{number}"})
 
 
 def _growth(section: Section, quick: bool) -> Table:

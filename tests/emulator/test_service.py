@@ -94,15 +94,7 @@ def _fill(emulator: Emulator, count: int) -> None:
     with state.lock:
         account.limits["network_count"] = count + 10
         for number in range(count):
-            state.networks.create(
-                account.id,
-                "LON1",
-                Effects(),
-                label=f"n{number}",
-                ipv4_enabled=True,
-                cidr_v4=None,
-                nameservers=[],
-            )
+            state.networks.create(account.id, "LON1", Effects(), {"label": f"n{number}"})
 
 
 def test_network_ranges_cost_the_same_at_any_count(

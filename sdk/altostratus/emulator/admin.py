@@ -8,29 +8,34 @@ from __future__ import annotations
 import ipaddress
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from werkzeug.exceptions import HTTPException
-from werkzeug.exceptions import MethodNotAllowed as RoutingMethodNotAllowed
-from werkzeug.routing import Map, Rule
 from werkzeug.wrappers import Request, Response
 
 from altostratus.emulator import same_origin
+from altostratus.emulator.call import EventSink
 from altostratus.emulator.clock import check_advance, check_time_scale
-from altostratus.emulator.errors import (
-    EmulatorError,
-    Forbidden,
-    MethodNotAllowed,
-    NotFound,
-    invalid,
-)
+from altostratus.emulator.errors import EmulatorError, Forbidden, NotFound, invalid
+from altostratus.emulator.faults import Faults, RequestLog
 from altostratus.emulator.params import Params, parse_integer
+from altostratus.emulator.routing import Router
+from altostratus.emulator.state import State
 from altostratus.emulator.state.accounts import QUOTA_NAMES, describe_quota
 from altostratus.emulator.state.base import iso
 from altostratus.emulator.wire import error_response, json_object, json_response
 
-if TYPE_CHECKING:
-    from altostratus.emulator.app import EmulatorApp
+
+class EmulatorApp(Protocol):
+    """What the admin endpoints control: the emulator application as they see it."""
+
+    state: State
+    faults: Faults
+    log: RequestLog
+    events: EventSink
+    served_hosts: frozenset[str] | None
+
+    def reset(self) -> None: ...
+
 
 AdminHandler = Callable[..., Any]
 logger = logging.getLogger("altostratus.emulator")
@@ -172,22 +177,22 @@ def list_deliveries(app: EmulatorApp, body: dict[str, Any]) -> Any:
     return app.events.deliveries()
 
 
-_MAP = Map(
+_ROUTER: Router[AdminHandler] = Router(
     [
-        Rule("/_emulator/health", endpoint=health, methods=["GET"]),
-        Rule("/_emulator/reset", endpoint=reset, methods=["POST"]),
-        Rule("/_emulator/accounts", endpoint=list_accounts, methods=["GET"]),
-        Rule("/_emulator/accounts", endpoint=create_account, methods=["POST"]),
-        Rule("/_emulator/accounts/<account_id>/quota", endpoint=set_quota, methods=["PUT"]),
-        Rule("/_emulator/clock", endpoint=get_clock, methods=["GET"]),
-        Rule("/_emulator/clock", endpoint=move_clock, methods=["POST"]),
-        Rule("/_emulator/faults", endpoint=add_fault, methods=["POST"]),
-        Rule("/_emulator/faults", endpoint=clear_faults, methods=["DELETE"]),
-        Rule("/_emulator/requests", endpoint=list_requests, methods=["GET"]),
-        Rule("/_emulator/requests", endpoint=clear_requests, methods=["DELETE"]),
-        Rule("/_emulator/deliveries", endpoint=list_deliveries, methods=["GET"]),
+        ("GET", "/_emulator/health", health),
+        ("POST", "/_emulator/reset", reset),
+        ("GET", "/_emulator/accounts", list_accounts),
+        ("POST", "/_emulator/accounts", create_account),
+        ("PUT", "/_emulator/accounts/{account_id}/quota", set_quota),
+        ("GET", "/_emulator/clock", get_clock),
+        ("POST", "/_emulator/clock", move_clock),
+        ("POST", "/_emulator/faults", add_fault),
+        ("DELETE", "/_emulator/faults", clear_faults),
+        ("GET", "/_emulator/requests", list_requests),
+        ("DELETE", "/_emulator/requests", clear_requests),
+        ("GET", "/_emulator/deliveries", list_deliveries),
     ],
-    strict_slashes=False,
+    what="admin endpoint",
 )
 
 
@@ -209,17 +214,9 @@ def dispatch(app: EmulatorApp, request: Request) -> Response:
         if not _is_loopback(request.remote_addr):
             raise Forbidden("The emulator's admin endpoints answer loopback callers only")
         same_origin.check(request, app.served_hosts)
-        adapter = _MAP.bind_to_environ(request.environ)
-        try:
-            handler, args = adapter.match()
-        except RoutingMethodNotAllowed as error:
-            allowed = sorted(error.valid_methods or [])
-            reason = f"{request.method} is not allowed on {request.path}"
-            raise MethodNotAllowed(reason, allowed) from None
-        except HTTPException:
-            raise NotFound(f"No admin endpoint at {request.path}", "not_found") from None
+        handler, args = _ROUTER.match(request)
         same_origin.check_json_body(request)
-        return json_response(handler(app, _body(request), **args))
+        return json_response(handler(app, _body(request), *args))
     except EmulatorError as error:
         return error_response(error)
     except Exception:

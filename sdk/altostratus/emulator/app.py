@@ -12,9 +12,6 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from werkzeug.exceptions import HTTPException
-from werkzeug.exceptions import MethodNotAllowed as RoutingMethodNotAllowed
-from werkzeug.routing import Map, Rule
 from werkzeug.wrappers import Request, Response
 
 from altostratus.emulator import admin, limits, openapi
@@ -22,13 +19,12 @@ from altostratus.emulator.call import Call, EventSink, Route
 from altostratus.emulator.errors import (
     EmulatorError,
     InjectedFault,
-    MethodNotAllowed,
-    NotFound,
     RateLimited,
     Unauthorized,
 )
 from altostratus.emulator.faults import Fault, Faults, RateLimiter, RequestLog
 from altostratus.emulator.routes import ROUTES
+from altostratus.emulator.routing import Router
 from altostratus.emulator.server import CONNECTION_SOCKET
 from altostratus.emulator.state import State
 from altostratus.emulator.state.accounts import Account
@@ -44,13 +40,10 @@ from altostratus.emulator.wire import (
 logger = logging.getLogger("altostratus.emulator")
 
 
-def build_map(routes: Iterable[Route]) -> Map:
-    rules = []
-    for route in routes:
-        prefixes = ("/v2/vpc", "/v2") if route.networking else ("/v2",)
-        for prefix in prefixes:
-            rules.append(Rule(prefix + route.path, endpoint=route, methods=[route.method]))
-    return Map(rules, strict_slashes=False)
+def service_router(routes: Iterable[Route]) -> Router[Route]:
+    return Router(
+        (route.method, prefix + route.path, route) for route in routes for prefix in route.prefixes
+    )
 
 
 class EmulatorApp:
@@ -60,7 +53,8 @@ class EmulatorApp:
         self.faults = Faults()
         self.log = RequestLog()
         self.limiter = RateLimiter(state.clock, rate_limit)
-        self.url_map = build_map(ROUTES)
+        self.router = service_router(ROUTES)
+        self.url_map = self.router.url_map
         #: Called after every request that may change something (any method but GET, HEAD and
         #: OPTIONS), before it is answered: the state folder's save.
         self.on_change: Callable[[], None] | None = None
@@ -137,12 +131,12 @@ class EmulatorApp:
             if retry_after is not None:
                 raise RateLimited("Too many requests; slow down", retry_after)
             account = self._authenticate(key)
-            route, args = self._route(request)
+            route, args = self.router.match(request)
             params = read_params(request)
             region = resolve_region(request, params)
             call = Call(self.state, account, region, params, request.args.to_dict(), self.events)
             with self.state.lock:
-                body = route.handler(call, **args)
+                body = route.handler(call, *args)
             self.run_effects(call.effects)
             return json_response(body)
         except EmulatorError as error:
@@ -157,19 +151,6 @@ class EmulatorApp:
         if account is None:
             raise Unauthorized("Missing or unknown API key; send Authorization: bearer <API_KEY>")
         return account
-
-    def _route(self, request: Request) -> tuple[Route, dict[str, Any]]:
-        adapter = self.url_map.bind_to_environ(request.environ)
-        try:
-            route, args = adapter.match()
-        except RoutingMethodNotAllowed as error:
-            allowed = sorted(error.valid_methods or [])
-            reason = f"{request.method} is not allowed on {request.path}"
-            raise MethodNotAllowed(reason, allowed) from None
-        except HTTPException:
-            raise NotFound(f"No endpoint at {request.path}", "not_found") from None
-        assert isinstance(route, Route)
-        return route, dict(args)
 
     def run_effects(self, effects: Effects) -> None:
         for action in effects.actions:

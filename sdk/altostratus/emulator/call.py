@@ -46,12 +46,28 @@ Handler = Callable[..., Any]
 
 @dataclass(frozen=True)
 class Route:
-    """``path`` is below ``/v2``; ``networking`` routes also answer below ``/v2/vpc``."""
+    """One operation of the service: what serves it and what documents it.
+
+    ``path`` is below ``/v2`` and written as in OpenAPI (``/networks/{id}``); the handler gets the
+    path's values in their order after the ``Call``. ``networking`` routes also answer below
+    ``/v2/vpc``. ``answer`` and ``body`` name schemas of ``openapi_schemas`` (``[Name]`` is an
+    array of ``Name``); ``paged`` lists take ``page`` and ``per_page``; ``regional`` ones take
+    ``region``.
+    """
 
     method: str
     path: str
     handler: Handler
+    summary: str
+    answer: str
+    body: str | None = None
     networking: bool = False
+    paged: bool = False
+    regional: bool = True
+
+    @property
+    def prefixes(self) -> tuple[str, ...]:
+        return ("/v2/vpc", "/v2") if self.networking else ("/v2",)
 
 
 def pick(body: Mapping[str, Any], *names: str) -> dict[str, Any]:

@@ -7,6 +7,15 @@ from __future__ import annotations
 from typing import Any
 
 from altostratus.emulator.state.accounts import QUOTA_NAMES
+from altostratus.emulator.state.base import REGIONS
+from altostratus.emulator.state.firewalls import ACTIONS, DIRECTIONS, PROTOCOLS
+from altostratus.emulator.state.load_balancers import (
+    AFFINITIES,
+    ALGORITHMS,
+    BACKEND_PROTOCOLS,
+    PROXY_PROTOCOLS,
+    TRAFFIC_POLICIES,
+)
 from altostratus.emulator.state.webhooks import EVENT_NAMES
 
 Schema = dict[str, Any]
@@ -54,24 +63,24 @@ PORT: Schema = {"type": "integer", "minimum": 1, "maximum": 65535}
 RULE_FIELDS: dict[str, Schema] = {
     "id": TEXT,
     "firewall_id": TEXT,
-    "protocol": choice("tcp", "udp", "icmp"),
+    "protocol": choice(*PROTOCOLS),
     "start_port": TEXT,
     "cidr": TEXTS,
-    "direction": choice("ingress", "egress"),
+    "direction": choice(*DIRECTIONS),
     "label": TEXT,
     "end_port": TEXT,
-    "action": choice("allow", "deny"),
+    "action": choice(*ACTIONS),
     "ports": TEXT,
 }
 BACKEND = closed(
-    {"ip": TEXT, "protocol": choice("TCP", "UDP"), "source_port": PORT, "target_port": PORT}
+    {"ip": TEXT, "protocol": choice(*BACKEND_PROTOCOLS), "source_port": PORT, "target_port": PORT}
 )
 LOAD_BALANCER_FIELDS: dict[str, Schema] = {
     "id": TEXT,
     "name": TEXT,
     "network_id": TEXT,
     "service_name": TEXT,
-    "algorithm": choice("round_robin", "least_connections"),
+    "algorithm": choice(*ALGORITHMS),
     "backends": {"type": "array", "items": ref("Backend")},
     "public_ip": TEXT,
     "private_ip": TEXT,
@@ -79,22 +88,25 @@ LOAD_BALANCER_FIELDS: dict[str, Schema] = {
     "state": TEXT,
     "max_concurrent_requests": INT,
     "created_at": TEXT,
-    "external_traffic_policy": choice("Cluster", "Local"),
-    "session_affinity": choice("None", "ClientIP"),
+    "external_traffic_policy": choice(*TRAFFIC_POLICIES),
+    "session_affinity": choice(*AFFINITIES),
     "session_affinity_config_timeout": INT,
     "enable_proxy_protocol": TEXT,
 }
-REGION: Schema = {"type": "string", "description": "LON1, FRA1, NYC1 or PHX1 (any case)"}
+REGION: Schema = {
+    "type": "string",
+    "description": f"{', '.join(REGIONS[:-1])} or {REGIONS[-1]} (any case)",
+}
 EVENTS: Schema = {
     "type": "array",
     "items": {"type": "string", "enum": list(EVENT_NAMES)},
     "minItems": 1,
 }
 LB_SETTINGS: dict[str, Schema] = {
-    "algorithm": choice("round_robin", "least_connections"),
-    "external_traffic_policy": choice("Cluster", "Local"),
-    "session_affinity": choice("None", "ClientIP"),
-    "enable_proxy_protocol": choice("", "send", "accept", "send_accept"),
+    "algorithm": choice(*ALGORITHMS),
+    "external_traffic_policy": choice(*TRAFFIC_POLICIES),
+    "session_affinity": choice(*AFFINITIES),
+    "enable_proxy_protocol": choice("", *PROXY_PROTOCOLS),
     "backends": {"type": "array", "items": ref("Backend")},
 }
 SIZE: Schema = {"type": "integer", "minimum": 1, "maximum": 1_000_000}
@@ -225,24 +237,24 @@ BODIES: dict[str, Schema] = {
     "RuleCreate": body(
         {
             "region": REGION,
-            "protocol": choice("tcp", "udp", "icmp"),
+            "protocol": choice(*PROTOCOLS),
             "start_port": TEXT,
             "end_port": TEXT,
             "cidr": {"oneOf": [TEXT, TEXTS]},
-            "direction": choice("ingress", "egress"),
+            "direction": choice(*DIRECTIONS),
             "label": TEXT,
-            "action": choice("allow", "deny"),
+            "action": choice(*ACTIONS),
         },
         ("protocol",),
     ),
     "RuleUpdate": body(
         {
             "region": REGION,
-            "protocol": choice("tcp", "udp", "icmp"),
+            "protocol": choice(*PROTOCOLS),
             "start_port": TEXT,
             "end_port": TEXT,
             "cidr": {"oneOf": [TEXT, TEXTS]},
-            "direction": choice("ingress", "egress"),
+            "direction": choice(*DIRECTIONS),
             "label": TEXT,
         }
     ),

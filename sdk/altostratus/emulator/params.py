@@ -7,7 +7,7 @@ absent. Every failure names the parameter (``parameter_<name>_invalid`` / ``_mis
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
 from altostratus.emulator.errors import BadRequest, invalid, missing
@@ -99,6 +99,25 @@ class Params:
             except BadRequest:
                 raise invalid(name, f"The parameter {name} must be JSON text") from None
         return value
+
+    def text_list(
+        self, name: str, item: Callable[[str, str], str], *, what: str, allow_empty: bool = True
+    ) -> list[str] | None:
+        """A list of text values, each checked by ``item(name, value)``: an array, one value, or
+        comma-separated values (in a form body also a JSON array); None when absent. ``what``
+        ends the reason of a wrong-shaped value ("must be ...")."""
+        value = self._values.get(name)
+        if value is None:
+            return None
+        if isinstance(value, str) and value.strip().startswith("["):
+            value = self.structured(name)
+        if isinstance(value, str):
+            value = [part for part in (p.strip() for p in value.split(",")) if part]
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise invalid(name, f"The parameter {name} must be {what}")
+        if not value and not allow_empty:
+            raise invalid(name, f"The parameter {name} must be {what}")
+        return [item(name, v) for v in value]
 
 
 def parse_integer(value: Any) -> int | None:

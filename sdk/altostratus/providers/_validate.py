@@ -68,13 +68,20 @@ def boolean(value: Any) -> str | None:
     return None if isinstance(value, bool) else "must be true or false"
 
 
-def one_of(*allowed: str) -> Validator:
-    def validate(value: Any) -> str | None:
-        if isinstance(value, str) and value in allowed:
-            return None
-        return f"must be one of {', '.join(allowed)}, not {value!r}"
+class OneOf:
+    """A validator of one of ``allowed`` (exact spelling); ``allowed`` is kept for reading."""
 
-    return validate
+    def __init__(self, *allowed: str) -> None:
+        self.allowed = allowed
+
+    def __call__(self, value: Any) -> str | None:
+        if isinstance(value, str) and value in self.allowed:
+            return None
+        return f"must be one of {', '.join(self.allowed)}, not {value!r}"
+
+
+def one_of(*allowed: str) -> OneOf:
+    return OneOf(*allowed)
 
 
 def positive_int(value: Any) -> str | None:

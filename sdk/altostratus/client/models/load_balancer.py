@@ -42,3 +42,10 @@ class LoadBalancer(ResponseModel):
     max_concurrent_requests: int | None = None
     created_at: str | None = None
     """ISO 8601 UTC."""
+    external_traffic_policy: str | None = None
+    """Cluster or Local."""
+    session_affinity: str | None = None
+    """None or ClientIP."""
+    session_affinity_config_timeout: int | None = None
+    enable_proxy_protocol: str | None = None
+    """send, accept, send_accept, or empty for none."""

@@ -25,16 +25,14 @@ def get_credential(call: Call, credential_id: str) -> dict[str, Any]:
 
 
 def create_credential(call: Call) -> dict[str, Any]:
-    name = call.params.required_text("name")
-    credential = call.state.credentials.create(
-        call.account_id,
-        call.region,
-        call.effects,
-        name=name,
-        access_key_id=call.params.text("access_key_id", allow_empty=False),
-        secret=call.params.text("secret_access_key_id", allow_empty=False),
-        max_size_gb=call.params.integer("max_size_gb", **SIZE),
-    )
+    fields = {
+        "name": call.params.required_text("name"),
+        "access_key_id": call.params.text("access_key_id", allow_empty=False),
+        "secret_access_key_id": call.params.text("secret_access_key_id", allow_empty=False),
+        "max_size_gb": call.params.integer("max_size_gb", **SIZE),
+    }
+    credentials = call.state.credentials
+    credential = credentials.create(call.account_id, call.region, call.effects, fields)
     return credential.describe()
 
 
@@ -57,11 +55,14 @@ def delete_credential(call: Call, credential_id: str) -> dict[str, Any]:
     return dict(SUCCESS)
 
 
-_ONE = "/objectstore/credentials/<credential_id>"
+_ALL = "/objectstore/credentials"
+_ONE = "/objectstore/credentials/{id}"
 ROUTES = [
-    Route("GET", "/objectstore/credentials", list_credentials),
-    Route("POST", "/objectstore/credentials", create_credential),
-    Route("GET", _ONE, get_credential),
-    Route("PATCH", _ONE, update_credential),
-    Route("DELETE", _ONE, delete_credential),
+    Route("GET", _ALL, list_credentials, "List credentials", "CredentialPage", paged=True),
+    Route("POST", _ALL, create_credential, "Create a credential", "Credential", "CredentialCreate"),
+    Route("GET", _ONE, get_credential, "Retrieve a credential", "Credential"),
+    Route(
+        "PATCH", _ONE, update_credential, "Update a credential", "Credential", "CredentialUpdate"
+    ),
+    Route("DELETE", _ONE, delete_credential, "Delete a credential", "Result"),
 ]

@@ -64,13 +64,14 @@ def get_balancer(call: Call, balancer_id: str) -> dict[str, Any]:
 
 
 def create_balancer(call: Call) -> dict[str, Any]:
-    name = call.params.required_text("name")
-    network_id = call.params.required_text("network_id")
-    settings = _settings(call, creating=True)
-    balancer = call.state.load_balancers.create(
-        call.account_id, call.region, name=name, network_id=network_id, settings=settings
-    )
-    answer = without(call.state.load_balancers.describe(balancer), "service_name")
+    fields = {
+        "name": call.params.required_text("name"),
+        "network_id": call.params.required_text("network_id"),
+    }
+    fields |= _settings(call, creating=True)
+    balancers = call.state.load_balancers
+    balancer = balancers.create(call.account_id, call.region, call.effects, fields)
+    answer = without(balancers.describe(balancer), "service_name")
     return answer | {"public_ip": "", "private_ip": "", "state": ""}
 
 
@@ -80,7 +81,7 @@ def update_balancer(call: Call, balancer_id: str) -> dict[str, Any]:
     if name is not None:
         changes["name"] = name
     balancer = _balancer(call, balancer_id)
-    call.state.load_balancers.update(balancer, changes)
+    call.state.load_balancers.update(balancer, call.effects, changes)
     return call.state.load_balancers.describe(balancer)
 
 
@@ -89,11 +90,34 @@ def delete_balancer(call: Call, balancer_id: str) -> dict[str, Any]:
     return dict(SUCCESS)
 
 
-_ONE = "/loadbalancers/<balancer_id>"
+_ONE = "/loadbalancers/{id}"
 ROUTES = [
-    Route("GET", "/loadbalancers", list_balancers, networking=True),
-    Route("POST", "/loadbalancers", create_balancer, networking=True),
-    Route("GET", _ONE, get_balancer, networking=True),
-    Route("PUT", _ONE, update_balancer, networking=True),
-    Route("DELETE", _ONE, delete_balancer, networking=True),
+    Route(
+        "GET",
+        "/loadbalancers",
+        list_balancers,
+        "List load balancers",
+        "[LoadBalancer]",
+        networking=True,
+    ),
+    Route(
+        "POST",
+        "/loadbalancers",
+        create_balancer,
+        "Create a load balancer",
+        "LoadBalancerCreated",
+        "LoadBalancerCreate",
+        networking=True,
+    ),
+    Route("GET", _ONE, get_balancer, "Retrieve a load balancer", "LoadBalancer", networking=True),
+    Route(
+        "PUT",
+        _ONE,
+        update_balancer,
+        "Update a load balancer",
+        "LoadBalancer",
+        "LoadBalancerUpdate",
+        networking=True,
+    ),
+    Route("DELETE", _ONE, delete_balancer, "Delete a load balancer", "Result", networking=True),
 ]

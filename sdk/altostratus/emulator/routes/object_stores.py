@@ -26,27 +26,23 @@ def get_store(call: Call, store_id: str) -> dict[str, Any]:
 
 
 def create_store(call: Call) -> dict[str, Any]:
-    name = call.params.required_text("name")
-    size = call.params.integer("size", **SIZE)
-    access_key_id = call.params.text("access_key_id", allow_empty=False)
-    store = call.state.object_stores.create(
-        call.account_id,
-        call.region,
-        call.effects,
-        name=name,
-        size=size,
-        access_key_id=access_key_id,
-    )
+    fields = {
+        "name": call.params.required_text("name"),
+        "size": call.params.integer("size", **SIZE),
+        "access_key_id": call.params.text("access_key_id", allow_empty=False),
+    }
+    store = call.state.object_stores.create(call.account_id, call.region, call.effects, fields)
     return call.state.object_stores.describe(store)
 
 
 def update_store(call: Call, store_id: str) -> dict[str, Any]:
-    max_size_gb = call.params.integer("max_size_gb", **SIZE)
-    access_key_id = call.params.text("access_key_id", allow_empty=False)
+    changes = {
+        "max_size_gb": call.params.integer("max_size_gb", **SIZE),
+        "access_key_id": call.params.text("access_key_id", allow_empty=False),
+    }
     store = _store(call, store_id)
-    call.state.object_stores.update(
-        store, call.effects, max_size_gb=max_size_gb, access_key_id=access_key_id
-    )
+    present = {name: value for name, value in changes.items() if value is not None}
+    call.state.object_stores.update(store, call.effects, present)
     return call.state.object_stores.describe(store)
 
 
@@ -55,10 +51,20 @@ def delete_store(call: Call, store_id: str) -> dict[str, Any]:
     return dict(SUCCESS)
 
 
+_ONE = "/objectstores/{id}"
 ROUTES = [
-    Route("GET", "/objectstores", list_stores),
-    Route("POST", "/objectstores", create_store),
-    Route("GET", "/objectstores/<store_id>", get_store),
-    Route("PATCH", "/objectstores/<store_id>", update_store),
-    Route("DELETE", "/objectstores/<store_id>", delete_store),
+    Route("GET", "/objectstores", list_stores, "List object stores", "ObjectStorePage", paged=True),
+    Route(
+        "POST",
+        "/objectstores",
+        create_store,
+        "Create an object store",
+        "ObjectStore",
+        "ObjectStoreCreate",
+    ),
+    Route("GET", _ONE, get_store, "Retrieve an object store", "ObjectStore"),
+    Route(
+        "PATCH", _ONE, update_store, "Update an object store", "ObjectStore", "ObjectStoreUpdate"
+    ),
+    Route("DELETE", _ONE, delete_store, "Delete an object store", "Result"),
 ]

@@ -13,4 +13,4 @@ def get_quota(call: Call) -> dict[str, Any]:
     return describe_quota(call.state, call.account)
 
 
-ROUTES = [Route("GET", "/quota", get_quota)]
+ROUTES = [Route("GET", "/quota", get_quota, "The account's quota", "Quota", regional=False)]

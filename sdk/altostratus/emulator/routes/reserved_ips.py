@@ -30,15 +30,16 @@ def get_ip(call: Call, reserved_id: str) -> dict[str, Any]:
 
 
 def create_ip(call: Call) -> dict[str, Any]:
-    name = call.params.required_text("name")
-    reserved = call.state.reserved_ips.create(call.account_id, call.region, call.effects, name=name)
+    fields = {"name": call.params.required_text("name")}
+    reserved = call.state.reserved_ips.create(call.account_id, call.region, call.effects, fields)
     return {"id": reserved.id, "name": reserved.name}
 
 
 def update_ip(call: Call, reserved_id: str) -> dict[str, Any]:
     name = call.params.text("name", allow_empty=False)
     reserved = _reserved(call, reserved_id)
-    call.state.reserved_ips.rename(reserved, call.effects, name)
+    changes = {} if name is None else {"name": name}
+    call.state.reserved_ips.update(reserved, call.effects, changes)
     return pick(call.state.reserved_ips.describe(reserved), "id", "name")
 
 
@@ -62,11 +63,22 @@ def act_on_ip(call: Call, reserved_id: str) -> dict[str, Any]:
     return dict(SUCCESS)
 
 
+_ONE = "/ips/{id}"
 ROUTES = [
-    Route("GET", "/ips", list_ips, networking=True),
-    Route("POST", "/ips", create_ip, networking=True),
-    Route("GET", "/ips/<reserved_id>", get_ip, networking=True),
-    Route("PUT", "/ips/<reserved_id>", update_ip, networking=True),
-    Route("DELETE", "/ips/<reserved_id>", delete_ip, networking=True),
-    Route("POST", "/ips/<reserved_id>/actions", act_on_ip, networking=True),
+    Route("GET", "/ips", list_ips, "List reserved IPs", "ReservedIpPage", None, True, paged=True),
+    Route("POST", "/ips", create_ip, "Reserve an IP", "ReservedIpSaved", "ReservedIpCreate", True),
+    Route("GET", _ONE, get_ip, "Retrieve a reserved IP", "ReservedIp", networking=True),
+    Route(
+        "PUT", _ONE, update_ip, "Rename a reserved IP", "ReservedIpSaved", "ReservedIpUpdate", True
+    ),
+    Route("DELETE", _ONE, delete_ip, "Release a reserved IP", "Result", networking=True),
+    Route(
+        "POST",
+        "/ips/{id}/actions",
+        act_on_ip,
+        "Assign or unassign",
+        "Result",
+        "ReservedIpAction",
+        networking=True,
+    ),
 ]

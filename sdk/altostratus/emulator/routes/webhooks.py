@@ -6,12 +6,15 @@ from typing import Any
 
 from altostratus.emulator.call import SUCCESS, Call, Route
 from altostratus.emulator.state import target_of
-from altostratus.emulator.state.base import iso
-from altostratus.emulator.state.webhooks import check_events, check_url
+from altostratus.emulator.state.webhooks import Webhook, check_events, check_url
 
 
 def list_webhooks(call: Call) -> list[dict[str, Any]]:
     return [w.describe() for w in call.state.webhooks.all(call.account_id)]
+
+
+def _webhook(call: Call, webhook_id: str) -> Webhook:
+    return call.state.webhooks.get(call.account_id, None, webhook_id)
 
 
 def _events(call: Call) -> list[str] | None:
@@ -21,13 +24,12 @@ def _events(call: Call) -> list[str] | None:
 
 
 def create_webhook(call: Call) -> dict[str, Any]:
-    url = check_url(call.params.required_text("url"))
-    events = _events(call) or ["*"]
-    secret = call.params.text("secret", allow_empty=False)
-    created_at = iso(call.state.clock.now())
-    webhook = call.state.webhooks.create(
-        call.account_id, created_at, url=url, events=events, secret=secret
-    )
+    fields = {
+        "url": check_url(call.params.required_text("url")),
+        "events": _events(call),
+        "secret": call.params.text("secret", allow_empty=False),
+    }
+    webhook = call.state.webhooks.create(call.account_id, call.region, call.effects, fields)
     return {"result": "success", "id": webhook.id}
 
 
@@ -42,28 +44,51 @@ def update_webhook(call: Call, webhook_id: str) -> dict[str, Any]:
     secret = call.params.text("secret", allow_empty=False)
     if secret is not None:
         changes["secret"] = secret
-    webhook = call.state.webhooks.get(call.account_id, webhook_id)
-    call.state.webhooks.update(webhook, changes)
+    webhook = _webhook(call, webhook_id)
+    call.state.webhooks.update(webhook, call.effects, changes)
     return webhook.describe()
 
 
 def delete_webhook(call: Call, webhook_id: str) -> dict[str, Any]:
-    webhook = call.state.webhooks.get(call.account_id, webhook_id)
-    del call.state.webhooks.records[webhook.id]
+    call.state.webhooks.delete(_webhook(call, webhook_id), call.effects)
     return dict(SUCCESS)
 
 
 def test_webhook(call: Call, webhook_id: str) -> dict[str, Any]:
     """The delivery worker sends the spec's test delivery (first subscribed event, random id)."""
-    target = target_of(call.state.webhooks.get(call.account_id, webhook_id))
+    target = target_of(_webhook(call, webhook_id))
     call.effects.after(lambda: call.events.send_test(target))
     return dict(SUCCESS)
 
 
+_ONE = "/webhooks/{id}"
 ROUTES = [
-    Route("GET", "/webhooks", list_webhooks),
-    Route("POST", "/webhooks", create_webhook),
-    Route("PUT", "/webhooks/<webhook_id>", update_webhook),
-    Route("DELETE", "/webhooks/<webhook_id>", delete_webhook),
-    Route("POST", "/webhooks/<webhook_id>/test", test_webhook),
+    Route("GET", "/webhooks", list_webhooks, "List webhooks", "[Webhook]", regional=False),
+    Route(
+        "POST",
+        "/webhooks",
+        create_webhook,
+        "Create a webhook",
+        "WebhookCreated",
+        "WebhookCreate",
+        regional=False,
+    ),
+    Route(
+        "PUT",
+        _ONE,
+        update_webhook,
+        "Update a webhook",
+        "Webhook",
+        "WebhookUpdate",
+        regional=False,
+    ),
+    Route("DELETE", _ONE, delete_webhook, "Delete a webhook", "Result", regional=False),
+    Route(
+        "POST",
+        "/webhooks/{id}/test",
+        test_webhook,
+        "Send a test delivery",
+        "Result",
+        regional=False,
+    ),
 ]

@@ -85,7 +85,7 @@ class State:
         self.reserved_ips = ReservedIps(self)
         self.credentials = Credentials(self)
         self.object_stores = ObjectStores(self)
-        self.webhooks = Webhooks()
+        self.webhooks = Webhooks(self)
         if with_defaults:
             for account in self.accounts.by_id.values():
                 self.networks.add_defaults(account.id)

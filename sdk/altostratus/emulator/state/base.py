@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
@@ -146,7 +146,14 @@ class RecordTable(dict[str, R]):
 
 
 class Store(Generic[R]):
-    """The records of one kind; ``kind`` and ``label`` name it in error codes and reasons."""
+    """The records of one kind; ``kind`` and ``label`` name it in error codes and reasons.
+
+    Every store has one contract: routes parse and validate the wire values and answer; the
+    store builds, changes and removes records. ``create`` takes the record's fields (a value of
+    None is an absent field), ``update`` only the fields that change, and each queues its events
+    and side effects in ``effects``. A store checks what needs the state (names free, references,
+    quota, in-use) and raises ``EmulatorError``s; nothing else writes ``records``.
+    """
 
     kind = ""
     label = ""
@@ -154,6 +161,17 @@ class Store(Generic[R]):
     def __init__(self, state: State) -> None:
         self.state = state
         self.records: RecordTable[R] = RecordTable()
+
+    def create(
+        self, account_id: str, region: str, effects: Effects, fields: Mapping[str, Any]
+    ) -> R:
+        raise NotImplementedError
+
+    def update(self, record: R, effects: Effects, changes: Mapping[str, Any]) -> None:
+        raise NotImplementedError
+
+    def delete(self, record: R, effects: Effects) -> None:
+        raise NotImplementedError
 
     def get(self, account_id: str, region: str | None, record_id: str) -> R:
         record = self.records.get(record_id)

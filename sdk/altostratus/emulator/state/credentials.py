@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import secrets
 import string
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -68,16 +69,14 @@ class Credentials(Store[Credential]):
             )
 
     def create(
-        self,
-        account_id: str,
-        region: str,
-        effects: Effects,
-        *,
-        name: str,
-        access_key_id: str | None = None,
-        secret: str | None = None,
-        max_size_gb: int | None = None,
+        self, account_id: str, region: str, effects: Effects, fields: Mapping[str, Any]
     ) -> Credential:
+        """``name``; optional ``access_key_id``, ``secret_access_key_id`` (made when absent) and
+        ``max_size_gb``."""
+        name = fields["name"]
+        access_key_id = fields.get("access_key_id")
+        secret = fields.get("secret_access_key_id")
+        max_size_gb = fields.get("max_size_gb")
         self.check_name_free(account_id, region, name)
         if access_key_id is None:
             access_key_id = _random(string.ascii_uppercase + string.digits, 20)
@@ -100,7 +99,7 @@ class Credentials(Store[Credential]):
         effects.emit(account_id, "objectstorecredential.created", credential.id)
         return credential
 
-    def update(self, credential: Credential, effects: Effects, changes: dict[str, Any]) -> None:
+    def update(self, credential: Credential, effects: Effects, changes: Mapping[str, Any]) -> None:
         if "access_key_id" in changes:
             self._check_key(changes["access_key_id"], credential.id)
         if "secret_access_key_id" in changes:

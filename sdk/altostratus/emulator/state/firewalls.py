@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -117,15 +118,12 @@ class Firewalls(Store[Firewall]):
         }
 
     def create(
-        self,
-        account_id: str,
-        region: str,
-        effects: Effects,
-        *,
-        name: str,
-        network_id: str,
-        default_rules: bool,
+        self, account_id: str, region: str, effects: Effects, fields: Mapping[str, Any]
     ) -> Firewall:
+        """``name``, ``network_id``; ``create_default_rules`` (default true) opens all traffic."""
+        name, network_id = fields["name"], fields["network_id"]
+        default_rules = fields.get("create_default_rules")
+        default_rules = True if default_rules is None else default_rules
         self.state.networks.get(account_id, region, network_id)
         self.check_name_free(account_id, region, name)
         require_quota(self.state, account_id, "security_group")
@@ -147,8 +145,9 @@ class Firewalls(Store[Firewall]):
         effects.emit(account_id, "firewall.created", firewall.id)
         return firewall
 
-    def rename(self, firewall: Firewall, effects: Effects, name: str | None) -> None:
-        if name is not None:
+    def update(self, firewall: Firewall, effects: Effects, changes: Mapping[str, Any]) -> None:
+        if "name" in changes:
+            name = changes["name"]
             self.check_name_free(firewall.account_id, firewall.region, name, firewall.id)
             firewall.name = name
         effects.emit(firewall.account_id, "firewall.updated", firewall.id)
@@ -159,19 +158,35 @@ class Firewalls(Store[Firewall]):
         del self.records[firewall.id]
         effects.emit(firewall.account_id, "firewall.deleted", firewall.id)
 
-    def add_rule(self, firewall: Firewall, effects: Effects, rule: Rule) -> None:
+    # A firewall's rules follow the same contract, scoped by their firewall.
+
+    def create_rule(self, firewall: Firewall, effects: Effects, fields: Mapping[str, Any]) -> Rule:
+        """``protocol``; optional ports (checked with the protocol), ``cidr`` (default all),
+        ``direction`` (ingress), ``label`` and ``action`` (allow)."""
+        protocol = fields["protocol"]
+        start, end = port_range(protocol, fields.get("start_port"), fields.get("end_port"))
         require_quota(self.state, firewall.account_id, "security_group_rule")
+        rule = Rule(
+            id=new_id(),
+            firewall_id=firewall.id,
+            protocol=protocol,
+            start_port=start,
+            end_port=end,
+            cidr=fields.get("cidr") or ["0.0.0.0/0"],
+            direction=fields.get("direction") or "ingress",
+            label=fields.get("label") or "",
+            action=fields.get("action") or "allow",
+        )
         firewall.rules.append(rule)
         effects.emit(firewall.account_id, "firewall_rule.created", rule.id)
+        return rule
 
-    def remove_rule(self, firewall: Firewall, effects: Effects, rule: Rule) -> None:
-        firewall.rules.remove(rule)
-        effects.emit(firewall.account_id, "firewall_rule.deleted", rule.id)
-
-    def update_rule(
-        self, firewall: Firewall, effects: Effects, rule: Rule, changes: dict[str, Any]
-    ) -> None:
-        """Apply a rule PUT: given fields change; a start port given alone makes a single port."""
+    def update_rule(self, rule: Rule, effects: Effects, changes: Mapping[str, Any]) -> None:
+        """Given fields change; a start port given alone makes a single port. The action is fixed
+        at create: a different one is refused."""
+        action = changes.get("action")
+        if action is not None and action != rule.action:
+            raise invalid("action", "A rule's action cannot be changed; replace the rule instead")
         protocol = changes.get("protocol", rule.protocol)
         if protocol == "icmp":
             start, end = changes.get("start_port"), changes.get("end_port")
@@ -183,4 +198,11 @@ class Firewalls(Store[Firewall]):
         for name in ("cidr", "direction", "label"):
             if name in changes:
                 setattr(rule, name, changes[name])
-        effects.emit(firewall.account_id, "firewall.updated", firewall.id)
+        effects.emit(
+            self.records[rule.firewall_id].account_id, "firewall.updated", rule.firewall_id
+        )
+
+    def delete_rule(self, rule: Rule, effects: Effects) -> None:
+        firewall = self.records[rule.firewall_id]
+        firewall.rules.remove(rule)
+        effects.emit(firewall.account_id, "firewall_rule.deleted", rule.id)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from ipaddress import IPv4Address
 from typing import Any
@@ -16,7 +17,18 @@ ALGORITHMS = ("round_robin", "least_connections")
 TRAFFIC_POLICIES = ("Cluster", "Local")
 AFFINITIES = ("None", "ClientIP")
 PROXY_PROTOCOLS = ("send", "accept", "send_accept")
+BACKEND_PROTOCOLS = ("TCP", "UDP")
 BACKEND_FIELDS = ("ip", "protocol", "source_port", "target_port")
+SETTINGS = (
+    "firewall_id",
+    "algorithm",
+    "external_traffic_policy",
+    "session_affinity",
+    "session_affinity_config_timeout",
+    "enable_proxy_protocol",
+    "max_concurrent_requests",
+)
+"""The settings a create may give beside the name, network and backends."""
 
 
 def parse_backends(value: Any) -> list[dict[str, Any]]:
@@ -28,7 +40,7 @@ def parse_backends(value: Any) -> list[dict[str, Any]]:
         if not isinstance(item, dict) or set(item) != set(BACKEND_FIELDS):
             raise invalid("backends", "Each backend holds exactly: " + ", ".join(BACKEND_FIELDS))
         protocol = item["protocol"]
-        if not isinstance(protocol, str) or protocol.upper() not in ("TCP", "UDP"):
+        if not isinstance(protocol, str) or protocol.upper() not in BACKEND_PROTOCOLS:
             raise invalid("backends", "A backend's protocol must be TCP or UDP")
         if not isinstance(item["ip"], str):
             raise invalid("backends", "A backend's ip must be an IPv4 address")
@@ -93,11 +105,13 @@ class LoadBalancers(Store[LoadBalancer]):
         }
 
     def create(
-        self, account_id: str, region: str, *, name: str, network_id: str, settings: dict[str, Any]
+        self, account_id: str, region: str, effects: Effects, fields: Mapping[str, Any]
     ) -> LoadBalancer:
+        """``name``, ``network_id``, ``backends``; the other settings optional."""
+        name, network_id = fields["name"], fields["network_id"]
         network = self.state.networks.get(account_id, region, network_id)
         self.check_name_free(account_id, region, name)
-        firewall_id = settings.get("firewall_id") or ""
+        firewall_id = fields.get("firewall_id") or ""
         if firewall_id:
             self.state.firewalls.get(account_id, region, firewall_id)
         require_quota(self.state, account_id, "public_ip_address")
@@ -109,19 +123,20 @@ class LoadBalancers(Store[LoadBalancer]):
             region=region,
             name=name,
             network_id=network_id,
-            backends=settings.pop("backends"),
+            backends=fields["backends"],
             public_ip=self.state.public_pool.allocate(),
             private_ip=private_ip,
             ready_at=self.state.clock.monotonic() + self.state.settings.lb_ready_seconds,
             created_at=iso(self.state.clock.now()),
             service_name=f"lb-{balancer_id[:8]}",
         )
-        for key, value in settings.items():
-            setattr(balancer, key, value)
+        for key in SETTINGS:
+            if fields.get(key) is not None:
+                setattr(balancer, key, fields[key])
         self.records[balancer.id] = balancer
         return balancer
 
-    def update(self, balancer: LoadBalancer, changes: dict[str, Any]) -> None:
+    def update(self, balancer: LoadBalancer, effects: Effects, changes: Mapping[str, Any]) -> None:
         if "name" in changes:
             self.check_name_free(balancer.account_id, balancer.region, changes["name"], balancer.id)
         for key, value in changes.items():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from ipaddress import IPv4Address, IPv4Network
 from typing import TYPE_CHECKING, Any
@@ -115,31 +116,27 @@ class Networks(Store[Network]):
         return network
 
     def create(
-        self,
-        account_id: str,
-        region: str,
-        effects: Effects,
-        *,
-        label: str,
-        ipv4_enabled: bool,
-        cidr_v4: str | None,
-        nameservers: list[str],
+        self, account_id: str, region: str, effects: Effects, fields: Mapping[str, Any]
     ) -> Network:
+        """``label``; optional ``cidr_v4`` (text), ``ipv4_enabled``, ``nameservers_v4``."""
+        cidr_v4 = fields.get("cidr_v4")
         cidr = None if cidr_v4 is None else parse_private_cidr(cidr_v4)
         require_quota(self.state, account_id, "network_count")
+        ipv4_enabled = fields.get("ipv4_enabled")
         network = self._add(
             account_id,
             region,
-            label,
+            fields["label"],
             cidr,
-            ipv4_enabled=ipv4_enabled,
-            nameservers=nameservers,
+            ipv4_enabled=True if ipv4_enabled is None else ipv4_enabled,
+            nameservers=fields.get("nameservers_v4"),
         )
         effects.emit(account_id, "network.created", network.id)
         return network
 
-    def update(self, network: Network, effects: Effects, *, label: str) -> None:
-        network.label = label
+    def update(self, network: Network, effects: Effects, changes: Mapping[str, Any]) -> None:
+        if "label" in changes:
+            network.label = changes["label"]
         effects.emit(network.account_id, "network.updated", network.id)
 
     def delete(self, network: Network, effects: Effects) -> None:

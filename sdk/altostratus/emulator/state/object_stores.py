@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import secrets
 import string
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -67,15 +68,11 @@ class ObjectStores(Store[ObjectStore]):
         return credential.id
 
     def create(
-        self,
-        account_id: str,
-        region: str,
-        effects: Effects,
-        *,
-        name: str,
-        size: int | None,
-        access_key_id: str | None,
+        self, account_id: str, region: str, effects: Effects, fields: Mapping[str, Any]
     ) -> ObjectStore:
+        """``name``; optional ``size`` (GB, default 500) and ``access_key_id`` of the owner (a
+        credential named after the bucket is made when absent)."""
+        name, size, access_key_id = fields["name"], fields.get("size"), fields.get("access_key_id")
         check_store_name(name)
         self.check_name_free(account_id, region, name)
         taken = {s.bucket for s in self.records.values()}
@@ -86,7 +83,7 @@ class ObjectStores(Store[ObjectStore]):
         auto_id = None
         if access_key_id is None:
             credentials = self.state.credentials
-            auto = credentials.create(account_id, region, effects, name=f"{name}-{suffix}")
+            auto = credentials.create(account_id, region, effects, {"name": f"{name}-{suffix}"})
             owner_id = auto_id = auto.id
         else:
             owner_id = self._owner(account_id, region, access_key_id)
@@ -111,18 +108,12 @@ class ObjectStores(Store[ObjectStore]):
     def _suffix() -> str:
         return "".join(secrets.choice(string.ascii_lowercase + string.digits) for _ in range(6))
 
-    def update(
-        self,
-        store: ObjectStore,
-        effects: Effects,
-        *,
-        max_size_gb: int | None,
-        access_key_id: str | None,
-    ) -> None:
-        if access_key_id is not None:
-            store.owner_id = self._owner(store.account_id, store.region, access_key_id)
-        if max_size_gb is not None:
-            store.max_size_gb = max_size_gb
+    def update(self, store: ObjectStore, effects: Effects, changes: Mapping[str, Any]) -> None:
+        """``max_size_gb`` and the owner's ``access_key_id``."""
+        if "access_key_id" in changes:
+            store.owner_id = self._owner(store.account_id, store.region, changes["access_key_id"])
+        if "max_size_gb" in changes:
+            store.max_size_gb = changes["max_size_gb"]
         effects.emit(store.account_id, "objectstore.updated", store.id)
 
     def delete(self, store: ObjectStore, effects: Effects) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,7 +35,10 @@ class ReservedIps(Store[ReservedIp]):
                 return reserved
         return None
 
-    def create(self, account_id: str, region: str, effects: Effects, *, name: str) -> ReservedIp:
+    def create(
+        self, account_id: str, region: str, effects: Effects, fields: Mapping[str, Any]
+    ) -> ReservedIp:
+        name = fields["name"]
         self.check_name_free(account_id, region, name)
         require_quota(self.state, account_id, "public_ip_address")
         reserved = ReservedIp(
@@ -48,8 +52,9 @@ class ReservedIps(Store[ReservedIp]):
         effects.emit(account_id, "ip.created", reserved.id)
         return reserved
 
-    def rename(self, reserved: ReservedIp, effects: Effects, name: str | None) -> None:
-        if name is not None:
+    def update(self, reserved: ReservedIp, effects: Effects, changes: Mapping[str, Any]) -> None:
+        if "name" in changes:
+            name = changes["name"]
             self.check_name_free(reserved.account_id, reserved.region, name, reserved.id)
             reserved.name = name
         effects.emit(reserved.account_id, "ip.updated", reserved.id)

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from altostratus.emulator.errors import invalid, not_found
-from altostratus.emulator.state.base import new_id
+from altostratus.emulator.errors import invalid
+from altostratus.emulator.state.base import Effects, Record, Store, iso, new_id
 from altostratus.emulator.webhooks.events import EVENT_NAMES as SPEC_EVENT_NAMES
 
 EVENT_NAMES = ("*", *SPEC_EVENT_NAMES)
@@ -31,10 +32,12 @@ def check_events(value: Any) -> list[str]:
     return list(dict.fromkeys(value))
 
 
+ACCOUNT_WIDE = ""
+"""The region of every webhook: a subscription covers the account in all regions."""
+
+
 @dataclass
-class Webhook:
-    id: str
-    account_id: str
+class Webhook(Record):
     url: str
     events: list[str]
     secret: str
@@ -56,35 +59,34 @@ class Webhook:
         }
 
 
-@dataclass
-class Webhooks:
-    records: dict[str, Webhook] = field(default_factory=dict)
+class Webhooks(Store[Webhook]):
+    """Account-wide: the region a call names is not kept, and lookups take region None."""
 
-    def get(self, account_id: str, webhook_id: str) -> Webhook:
-        webhook = self.records.get(webhook_id)
-        if webhook is None or webhook.account_id != account_id:
-            raise not_found("webhook", "webhook")
-        return webhook
-
-    def all(self, account_id: str) -> list[Webhook]:
-        return [w for w in self.records.values() if w.account_id == account_id]
+    kind = "webhook"
+    label = "webhook"
 
     def create(
-        self, account_id: str, created_at: str, *, url: str, events: list[str], secret: str | None
+        self, account_id: str, region: str, effects: Effects, fields: Mapping[str, Any]
     ) -> Webhook:
+        """``url``; optional ``events`` (default all) and ``secret`` (made when absent)."""
+        secret = fields.get("secret")
         webhook = Webhook(
             id=new_id(),
             account_id=account_id,
-            url=url,
-            events=events,
+            region=ACCOUNT_WIDE,
+            url=fields["url"],
+            events=fields.get("events") or ["*"],
             secret=secret if secret is not None else secrets.token_hex(20),
-            created_at=created_at,
+            created_at=iso(self.state.clock.now()),
         )
         self.records[webhook.id] = webhook
         return webhook
 
-    def update(self, webhook: Webhook, changes: dict[str, Any]) -> None:
+    def update(self, webhook: Webhook, effects: Effects, changes: Mapping[str, Any]) -> None:
         """Given fields change, and a webhook disabled by failed deliveries is enabled again."""
         for key, value in changes.items():
             setattr(webhook, key, value)
         webhook.disabled = False
+
+    def delete(self, webhook: Webhook, effects: Effects) -> None:
+        del self.records[webhook.id]
