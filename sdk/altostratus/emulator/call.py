@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from altostratus.emulator.params import Params
 from altostratus.emulator.state import State
@@ -68,6 +68,43 @@ class Route:
     @property
     def prefixes(self) -> tuple[str, ...]:
         return ("/v2/vpc", "/v2") if self.networking else ("/v2",)
+
+
+H = TypeVar("H", bound=Handler)
+
+
+class RouteTable(list[Route]):
+    """The routes of one collection, each declared by a decorator on its handler::
+
+    ROUTES = RouteTable(networking=True)
+
+    @ROUTES.add("GET", "/networks/{id}", "Retrieve a network", "Network")
+    def get_network(call: Call, network_id: str) -> dict[str, Any]: ...
+    """
+
+    def __init__(self, *, networking: bool = False, regional: bool = True) -> None:
+        super().__init__()
+        self.networking = networking
+        self.regional = regional
+
+    def add(
+        self,
+        method: str,
+        path: str,
+        summary: str,
+        answer: str,
+        body: str | None = None,
+        *,
+        paged: bool = False,
+    ) -> Callable[[H], H]:
+        def declare(handler: H) -> H:
+            route = Route(
+                method, path, handler, summary, answer, body, self.networking, paged, self.regional
+            )
+            self.append(route)
+            return handler
+
+        return declare
 
 
 def pick(body: Mapping[str, Any], *names: str) -> dict[str, Any]:

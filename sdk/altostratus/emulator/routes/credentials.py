@@ -4,26 +4,33 @@ from __future__ import annotations
 
 from typing import Any
 
-from altostratus.emulator.call import SUCCESS, Call, Route
+from altostratus.emulator.call import SUCCESS, Call, RouteTable
 from altostratus.emulator.params import page_params
 from altostratus.emulator.routes.object_stores import SIZE
 from altostratus.emulator.state.credentials import Credential
+
+ROUTES = RouteTable()
 
 
 def _credential(call: Call, credential_id: str) -> Credential:
     return call.state.credentials.get(call.account_id, call.region, credential_id)
 
 
+@ROUTES.add("GET", "/objectstore/credentials", "List credentials", "CredentialPage", paged=True)
 def list_credentials(call: Call) -> dict[str, Any]:
     page, per_page = page_params(call.query)
     credentials = call.state.credentials
     return credentials.page(call.account_id, call.region, page, per_page, lambda c: c.describe())
 
 
+@ROUTES.add("GET", "/objectstore/credentials/{id}", "Retrieve a credential", "Credential")
 def get_credential(call: Call, credential_id: str) -> dict[str, Any]:
     return _credential(call, credential_id).describe()
 
 
+@ROUTES.add(
+    "POST", "/objectstore/credentials", "Create a credential", "Credential", "CredentialCreate"
+)
 def create_credential(call: Call) -> dict[str, Any]:
     fields = {
         "name": call.params.required_text("name"),
@@ -36,6 +43,13 @@ def create_credential(call: Call) -> dict[str, Any]:
     return credential.describe()
 
 
+@ROUTES.add(
+    "PATCH",
+    "/objectstore/credentials/{id}",
+    "Update a credential",
+    "Credential",
+    "CredentialUpdate",
+)
 def update_credential(call: Call, credential_id: str) -> dict[str, Any]:
     changes: dict[str, Any] = {}
     max_size_gb = call.params.integer("max_size_gb", **SIZE)
@@ -50,19 +64,7 @@ def update_credential(call: Call, credential_id: str) -> dict[str, Any]:
     return credential.describe()
 
 
+@ROUTES.add("DELETE", "/objectstore/credentials/{id}", "Delete a credential", "Result")
 def delete_credential(call: Call, credential_id: str) -> dict[str, Any]:
     call.state.credentials.delete(_credential(call, credential_id), call.effects)
     return dict(SUCCESS)
-
-
-_ALL = "/objectstore/credentials"
-_ONE = "/objectstore/credentials/{id}"
-ROUTES = [
-    Route("GET", _ALL, list_credentials, "List credentials", "CredentialPage", paged=True),
-    Route("POST", _ALL, create_credential, "Create a credential", "Credential", "CredentialCreate"),
-    Route("GET", _ONE, get_credential, "Retrieve a credential", "Credential"),
-    Route(
-        "PATCH", _ONE, update_credential, "Update a credential", "Credential", "CredentialUpdate"
-    ),
-    Route("DELETE", _ONE, delete_credential, "Delete a credential", "Result"),
-]

@@ -4,24 +4,29 @@ from __future__ import annotations
 
 from typing import Any
 
-from altostratus.emulator.call import SUCCESS, Call, Route, without
+from altostratus.emulator.call import SUCCESS, Call, RouteTable, without
 from altostratus.emulator.state.addresses import parse_cidr
 from altostratus.emulator.state.firewalls import ACTIONS, DIRECTIONS, PROTOCOLS, Firewall
+
+ROUTES = RouteTable(networking=True)
 
 
 def _firewall(call: Call, firewall_id: str) -> Firewall:
     return call.state.firewalls.get(call.account_id, call.region, firewall_id)
 
 
+@ROUTES.add("GET", "/firewalls", "List firewalls", "[Firewall]")
 def list_firewalls(call: Call) -> list[dict[str, Any]]:
     firewalls = call.state.firewalls
     return [firewalls.describe(f) for f in firewalls.all(call.account_id, call.region)]
 
 
+@ROUTES.add("GET", "/firewalls/{id}", "Retrieve a firewall", "Firewall")
 def get_firewall(call: Call, firewall_id: str) -> dict[str, Any]:
     return call.state.firewalls.describe(_firewall(call, firewall_id))
 
 
+@ROUTES.add("POST", "/firewalls", "Create a firewall", "FirewallSaved", "FirewallCreate")
 def create_firewall(call: Call) -> dict[str, Any]:
     fields = {
         "name": call.params.required_text("name"),
@@ -32,6 +37,7 @@ def create_firewall(call: Call) -> dict[str, Any]:
     return {"id": firewall.id, "result": "success", "name": firewall.name}
 
 
+@ROUTES.add("PUT", "/firewalls/{id}", "Rename a firewall", "FirewallSaved", "FirewallUpdate")
 def update_firewall(call: Call, firewall_id: str) -> dict[str, Any]:
     name = call.params.text("name", allow_empty=False)
     firewall = _firewall(call, firewall_id)
@@ -39,6 +45,7 @@ def update_firewall(call: Call, firewall_id: str) -> dict[str, Any]:
     return {"id": firewall.id, "result": "success", "name": firewall.name}
 
 
+@ROUTES.add("DELETE", "/firewalls/{id}", "Delete a firewall", "Result")
 def delete_firewall(call: Call, firewall_id: str) -> dict[str, Any]:
     call.state.firewalls.delete(_firewall(call, firewall_id), call.effects)
     return dict(SUCCESS)
@@ -68,10 +75,12 @@ def _rule_fields(call: Call) -> dict[str, Any]:
     return fields
 
 
+@ROUTES.add("GET", "/firewalls/{firewall_id}/rules", "List rules", "[Rule]")
 def list_rules(call: Call, firewall_id: str) -> list[dict[str, Any]]:
     return [r.describe() for r in _firewall(call, firewall_id).rules]
 
 
+@ROUTES.add("POST", "/firewalls/{firewall_id}/rules", "Add a rule", "RuleCreated", "RuleCreate")
 def create_rule(call: Call, firewall_id: str) -> dict[str, Any]:
     call.params.choice("protocol", PROTOCOLS, required=True)
     fields = _rule_fields(call)
@@ -80,6 +89,13 @@ def create_rule(call: Call, firewall_id: str) -> dict[str, Any]:
     return without(rule.describe(), "ports")
 
 
+@ROUTES.add(
+    "PUT",
+    "/firewalls/{firewall_id}/rules/{rule_id}",
+    "Change a rule (not its action)",
+    "RuleUpdated",
+    "RuleUpdate",
+)
 def update_rule(call: Call, firewall_id: str, rule_id: str) -> dict[str, Any]:
     fields = _rule_fields(call)
     rule = _firewall(call, firewall_id).rule(rule_id)
@@ -87,47 +103,8 @@ def update_rule(call: Call, firewall_id: str, rule_id: str) -> dict[str, Any]:
     return {"id": rule.id, "result": "success"}
 
 
+@ROUTES.add("DELETE", "/firewalls/{firewall_id}/rules/{rule_id}", "Remove a rule", "RuleDeleted")
 def delete_rule(call: Call, firewall_id: str, rule_id: str) -> dict[str, Any]:
     firewall = _firewall(call, firewall_id)
     call.state.firewalls.delete_rule(firewall.rule(rule_id), call.effects)
     return {"id": firewall.id, "result": "success", "name": firewall.name}
-
-
-_ONE = "/firewalls/{id}"
-_RULES = "/firewalls/{firewall_id}/rules"
-_RULE = "/firewalls/{firewall_id}/rules/{rule_id}"
-ROUTES = [
-    Route("GET", "/firewalls", list_firewalls, "List firewalls", "[Firewall]", networking=True),
-    Route(
-        "POST",
-        "/firewalls",
-        create_firewall,
-        "Create a firewall",
-        "FirewallSaved",
-        "FirewallCreate",
-        networking=True,
-    ),
-    Route("GET", _ONE, get_firewall, "Retrieve a firewall", "Firewall", networking=True),
-    Route(
-        "PUT",
-        _ONE,
-        update_firewall,
-        "Rename a firewall",
-        "FirewallSaved",
-        "FirewallUpdate",
-        networking=True,
-    ),
-    Route("DELETE", _ONE, delete_firewall, "Delete a firewall", "Result", networking=True),
-    Route("GET", _RULES, list_rules, "List rules", "[Rule]", networking=True),
-    Route("POST", _RULES, create_rule, "Add a rule", "RuleCreated", "RuleCreate", networking=True),
-    Route(
-        "PUT",
-        _RULE,
-        update_rule,
-        "Change a rule (not its action)",
-        "RuleUpdated",
-        "RuleUpdate",
-        networking=True,
-    ),
-    Route("DELETE", _RULE, delete_rule, "Remove a rule", "RuleDeleted", networking=True),
-]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from altostratus.emulator.call import SUCCESS, Call, Route, without
+from altostratus.emulator.call import SUCCESS, Call, RouteTable, without
 from altostratus.emulator.errors import missing
 from altostratus.emulator.state.load_balancers import (
     AFFINITIES,
@@ -14,6 +14,8 @@ from altostratus.emulator.state.load_balancers import (
     LoadBalancer,
     parse_backends,
 )
+
+ROUTES = RouteTable(networking=True)
 
 _CHOICES = {
     "algorithm": ALGORITHMS,
@@ -54,15 +56,20 @@ def _settings(call: Call, *, creating: bool) -> dict[str, Any]:
     return settings
 
 
+@ROUTES.add("GET", "/loadbalancers", "List load balancers", "[LoadBalancer]")
 def list_balancers(call: Call) -> list[dict[str, Any]]:
     balancers = call.state.load_balancers
     return [balancers.describe(b) for b in balancers.all(call.account_id, call.region)]
 
 
+@ROUTES.add("GET", "/loadbalancers/{id}", "Retrieve a load balancer", "LoadBalancer")
 def get_balancer(call: Call, balancer_id: str) -> dict[str, Any]:
     return call.state.load_balancers.describe(_balancer(call, balancer_id))
 
 
+@ROUTES.add(
+    "POST", "/loadbalancers", "Create a load balancer", "LoadBalancerCreated", "LoadBalancerCreate"
+)
 def create_balancer(call: Call) -> dict[str, Any]:
     fields = {
         "name": call.params.required_text("name"),
@@ -75,6 +82,9 @@ def create_balancer(call: Call) -> dict[str, Any]:
     return answer | {"public_ip": "", "private_ip": "", "state": ""}
 
 
+@ROUTES.add(
+    "PUT", "/loadbalancers/{id}", "Update a load balancer", "LoadBalancer", "LoadBalancerUpdate"
+)
 def update_balancer(call: Call, balancer_id: str) -> dict[str, Any]:
     changes = _settings(call, creating=False)
     name = call.params.text("name", allow_empty=False)
@@ -85,39 +95,7 @@ def update_balancer(call: Call, balancer_id: str) -> dict[str, Any]:
     return call.state.load_balancers.describe(balancer)
 
 
+@ROUTES.add("DELETE", "/loadbalancers/{id}", "Delete a load balancer", "Result")
 def delete_balancer(call: Call, balancer_id: str) -> dict[str, Any]:
     call.state.load_balancers.delete(_balancer(call, balancer_id), call.effects)
     return dict(SUCCESS)
-
-
-_ONE = "/loadbalancers/{id}"
-ROUTES = [
-    Route(
-        "GET",
-        "/loadbalancers",
-        list_balancers,
-        "List load balancers",
-        "[LoadBalancer]",
-        networking=True,
-    ),
-    Route(
-        "POST",
-        "/loadbalancers",
-        create_balancer,
-        "Create a load balancer",
-        "LoadBalancerCreated",
-        "LoadBalancerCreate",
-        networking=True,
-    ),
-    Route("GET", _ONE, get_balancer, "Retrieve a load balancer", "LoadBalancer", networking=True),
-    Route(
-        "PUT",
-        _ONE,
-        update_balancer,
-        "Update a load balancer",
-        "LoadBalancer",
-        "LoadBalancerUpdate",
-        networking=True,
-    ),
-    Route("DELETE", _ONE, delete_balancer, "Delete a load balancer", "Result", networking=True),
-]

@@ -4,18 +4,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from altostratus.emulator.call import SUCCESS, Call, Route
+from altostratus.emulator.call import SUCCESS, Call, RouteTable
 from altostratus.emulator.state.addresses import parse_ipv4
 
+ROUTES = RouteTable(networking=True)
 
+
+@ROUTES.add("GET", "/networks", "List networks", "[Network]")
 def list_networks(call: Call) -> list[dict[str, Any]]:
     return [n.describe() for n in call.state.networks.all(call.account_id, call.region)]
 
 
+@ROUTES.add("GET", "/networks/{id}", "Retrieve a network", "Network")
 def get_network(call: Call, network_id: str) -> dict[str, Any]:
     return call.state.networks.get(call.account_id, call.region, network_id).describe()
 
 
+@ROUTES.add("POST", "/networks", "Create a network", "NetworkCreated", "NetworkCreate")
 def create_network(call: Call) -> dict[str, Any]:
     fields = {
         "label": call.params.required_text("label"),
@@ -29,6 +34,7 @@ def create_network(call: Call) -> dict[str, Any]:
     return {"id": network.id, "result": "success", "name": network.name, "label": network.label}
 
 
+@ROUTES.add("PUT", "/networks/{id}", "Relabel a network", "NetworkUpdated", "NetworkUpdate")
 def update_network(call: Call, network_id: str) -> dict[str, Any]:
     label = call.params.required_text("label")
     network = call.state.networks.get(call.account_id, call.region, network_id)
@@ -36,33 +42,8 @@ def update_network(call: Call, network_id: str) -> dict[str, Any]:
     return {"id": network.id, "result": "success", "label": network.label}
 
 
+@ROUTES.add("DELETE", "/networks/{id}", "Delete a network", "Result")
 def delete_network(call: Call, network_id: str) -> dict[str, Any]:
     network = call.state.networks.get(call.account_id, call.region, network_id)
     call.state.networks.delete(network, call.effects)
     return dict(SUCCESS)
-
-
-_ONE = "/networks/{id}"
-ROUTES = [
-    Route("GET", "/networks", list_networks, "List networks", "[Network]", networking=True),
-    Route(
-        "POST",
-        "/networks",
-        create_network,
-        "Create a network",
-        "NetworkCreated",
-        "NetworkCreate",
-        networking=True,
-    ),
-    Route("GET", _ONE, get_network, "Retrieve a network", "Network", networking=True),
-    Route(
-        "PUT",
-        _ONE,
-        update_network,
-        "Relabel a network",
-        "NetworkUpdated",
-        "NetworkUpdate",
-        networking=True,
-    ),
-    Route("DELETE", _ONE, delete_network, "Delete a network", "Result", networking=True),
-]

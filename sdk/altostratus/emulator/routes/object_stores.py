@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from altostratus.emulator.call import SUCCESS, Call, Route
+from altostratus.emulator.call import SUCCESS, Call, RouteTable
 from altostratus.emulator.params import page_params
 from altostratus.emulator.state.object_stores import ObjectStore
+
+ROUTES = RouteTable()
 
 SIZE = {"minimum": 1, "maximum": 1_000_000}
 
@@ -15,16 +17,19 @@ def _store(call: Call, store_id: str) -> ObjectStore:
     return call.state.object_stores.get(call.account_id, call.region, store_id)
 
 
+@ROUTES.add("GET", "/objectstores", "List object stores", "ObjectStorePage", paged=True)
 def list_stores(call: Call) -> dict[str, Any]:
     page, per_page = page_params(call.query)
     stores = call.state.object_stores
     return stores.page(call.account_id, call.region, page, per_page, stores.describe)
 
 
+@ROUTES.add("GET", "/objectstores/{id}", "Retrieve an object store", "ObjectStore")
 def get_store(call: Call, store_id: str) -> dict[str, Any]:
     return call.state.object_stores.describe(_store(call, store_id))
 
 
+@ROUTES.add("POST", "/objectstores", "Create an object store", "ObjectStore", "ObjectStoreCreate")
 def create_store(call: Call) -> dict[str, Any]:
     fields = {
         "name": call.params.required_text("name"),
@@ -35,6 +40,9 @@ def create_store(call: Call) -> dict[str, Any]:
     return call.state.object_stores.describe(store)
 
 
+@ROUTES.add(
+    "PATCH", "/objectstores/{id}", "Update an object store", "ObjectStore", "ObjectStoreUpdate"
+)
 def update_store(call: Call, store_id: str) -> dict[str, Any]:
     changes = {
         "max_size_gb": call.params.integer("max_size_gb", **SIZE),
@@ -46,25 +54,7 @@ def update_store(call: Call, store_id: str) -> dict[str, Any]:
     return call.state.object_stores.describe(store)
 
 
+@ROUTES.add("DELETE", "/objectstores/{id}", "Delete an object store", "Result")
 def delete_store(call: Call, store_id: str) -> dict[str, Any]:
     call.state.object_stores.delete(_store(call, store_id), call.effects)
     return dict(SUCCESS)
-
-
-_ONE = "/objectstores/{id}"
-ROUTES = [
-    Route("GET", "/objectstores", list_stores, "List object stores", "ObjectStorePage", paged=True),
-    Route(
-        "POST",
-        "/objectstores",
-        create_store,
-        "Create an object store",
-        "ObjectStore",
-        "ObjectStoreCreate",
-    ),
-    Route("GET", _ONE, get_store, "Retrieve an object store", "ObjectStore"),
-    Route(
-        "PATCH", _ONE, update_store, "Update an object store", "ObjectStore", "ObjectStoreUpdate"
-    ),
-    Route("DELETE", _ONE, delete_store, "Delete an object store", "Result"),
-]

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from altostratus.emulator.call import Call, Route
+from altostratus.emulator.call import Call, RouteTable
 from altostratus.emulator.state.accounts import describe_quota
 
+ROUTES = RouteTable(regional=False)
 
+
+@ROUTES.add("GET", "/quota", "The account's quota", "Quota")
 def get_quota(call: Call) -> dict[str, Any]:
     """``name`` selects another account only for system accounts, and the emulator has none."""
     return describe_quota(call.state, call.account)
-
-
-ROUTES = [Route("GET", "/quota", get_quota, "The account's quota", "Quota", regional=False)]

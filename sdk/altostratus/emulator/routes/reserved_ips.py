@@ -4,16 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from altostratus.emulator.call import SUCCESS, Call, Route, pick
+from altostratus.emulator.call import SUCCESS, Call, RouteTable, pick
 from altostratus.emulator.errors import missing
 from altostratus.emulator.params import page_params
 from altostratus.emulator.state.reserved_ips import ReservedIp
+
+ROUTES = RouteTable(networking=True)
 
 
 def _reserved(call: Call, reserved_id: str) -> ReservedIp:
     return call.state.reserved_ips.get(call.account_id, call.region, reserved_id)
 
 
+@ROUTES.add("GET", "/ips", "List reserved IPs", "ReservedIpPage", paged=True)
 def list_ips(call: Call) -> dict[str, Any]:
     page, per_page = page_params(call.query)
     return call.state.reserved_ips.page(
@@ -25,16 +28,19 @@ def list_ips(call: Call) -> dict[str, Any]:
     )
 
 
+@ROUTES.add("GET", "/ips/{id}", "Retrieve a reserved IP", "ReservedIp")
 def get_ip(call: Call, reserved_id: str) -> dict[str, Any]:
     return call.state.reserved_ips.describe(_reserved(call, reserved_id))
 
 
+@ROUTES.add("POST", "/ips", "Reserve an IP", "ReservedIpSaved", "ReservedIpCreate")
 def create_ip(call: Call) -> dict[str, Any]:
     fields = {"name": call.params.required_text("name")}
     reserved = call.state.reserved_ips.create(call.account_id, call.region, call.effects, fields)
     return {"id": reserved.id, "name": reserved.name}
 
 
+@ROUTES.add("PUT", "/ips/{id}", "Rename a reserved IP", "ReservedIpSaved", "ReservedIpUpdate")
 def update_ip(call: Call, reserved_id: str) -> dict[str, Any]:
     name = call.params.text("name", allow_empty=False)
     reserved = _reserved(call, reserved_id)
@@ -43,11 +49,13 @@ def update_ip(call: Call, reserved_id: str) -> dict[str, Any]:
     return pick(call.state.reserved_ips.describe(reserved), "id", "name")
 
 
+@ROUTES.add("DELETE", "/ips/{id}", "Release a reserved IP", "Result")
 def delete_ip(call: Call, reserved_id: str) -> dict[str, Any]:
     call.state.reserved_ips.delete(_reserved(call, reserved_id), call.effects)
     return dict(SUCCESS)
 
 
+@ROUTES.add("POST", "/ips/{id}/actions", "Assign or unassign", "Result", "ReservedIpAction")
 def act_on_ip(call: Call, reserved_id: str) -> dict[str, Any]:
     """``assign`` (to the load balancer ``assign_to_id``) or ``unassign`` (idempotent)."""
     action = call.params.choice("action", ("assign", "unassign"), required=True)
@@ -61,24 +69,3 @@ def act_on_ip(call: Call, reserved_id: str) -> dict[str, Any]:
     else:
         call.state.reserved_ips.unassign(reserved, call.effects)
     return dict(SUCCESS)
-
-
-_ONE = "/ips/{id}"
-ROUTES = [
-    Route("GET", "/ips", list_ips, "List reserved IPs", "ReservedIpPage", None, True, paged=True),
-    Route("POST", "/ips", create_ip, "Reserve an IP", "ReservedIpSaved", "ReservedIpCreate", True),
-    Route("GET", _ONE, get_ip, "Retrieve a reserved IP", "ReservedIp", networking=True),
-    Route(
-        "PUT", _ONE, update_ip, "Rename a reserved IP", "ReservedIpSaved", "ReservedIpUpdate", True
-    ),
-    Route("DELETE", _ONE, delete_ip, "Release a reserved IP", "Result", networking=True),
-    Route(
-        "POST",
-        "/ips/{id}/actions",
-        act_on_ip,
-        "Assign or unassign",
-        "Result",
-        "ReservedIpAction",
-        networking=True,
-    ),
-]

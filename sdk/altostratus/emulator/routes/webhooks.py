@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from altostratus.emulator.call import SUCCESS, Call, Route
+from altostratus.emulator.call import SUCCESS, Call, RouteTable
 from altostratus.emulator.state import target_of
 from altostratus.emulator.state.webhooks import Webhook, check_events, check_url
 
+ROUTES = RouteTable(regional=False)
 
+
+@ROUTES.add("GET", "/webhooks", "List webhooks", "[Webhook]")
 def list_webhooks(call: Call) -> list[dict[str, Any]]:
     return [w.describe() for w in call.state.webhooks.all(call.account_id)]
 
@@ -23,6 +26,7 @@ def _events(call: Call) -> list[str] | None:
     return check_events(call.params.structured("events"))
 
 
+@ROUTES.add("POST", "/webhooks", "Create a webhook", "WebhookCreated", "WebhookCreate")
 def create_webhook(call: Call) -> dict[str, Any]:
     fields = {
         "url": check_url(call.params.required_text("url")),
@@ -33,6 +37,7 @@ def create_webhook(call: Call) -> dict[str, Any]:
     return {"result": "success", "id": webhook.id}
 
 
+@ROUTES.add("PUT", "/webhooks/{id}", "Update a webhook", "Webhook", "WebhookUpdate")
 def update_webhook(call: Call, webhook_id: str) -> dict[str, Any]:
     changes: dict[str, Any] = {}
     url = call.params.text("url", allow_empty=False)
@@ -49,46 +54,15 @@ def update_webhook(call: Call, webhook_id: str) -> dict[str, Any]:
     return webhook.describe()
 
 
+@ROUTES.add("DELETE", "/webhooks/{id}", "Delete a webhook", "Result")
 def delete_webhook(call: Call, webhook_id: str) -> dict[str, Any]:
     call.state.webhooks.delete(_webhook(call, webhook_id), call.effects)
     return dict(SUCCESS)
 
 
+@ROUTES.add("POST", "/webhooks/{id}/test", "Send a test delivery", "Result")
 def test_webhook(call: Call, webhook_id: str) -> dict[str, Any]:
     """The delivery worker sends the spec's test delivery (first subscribed event, random id)."""
     target = target_of(_webhook(call, webhook_id))
     call.effects.after(lambda: call.events.send_test(target))
     return dict(SUCCESS)
-
-
-_ONE = "/webhooks/{id}"
-ROUTES = [
-    Route("GET", "/webhooks", list_webhooks, "List webhooks", "[Webhook]", regional=False),
-    Route(
-        "POST",
-        "/webhooks",
-        create_webhook,
-        "Create a webhook",
-        "WebhookCreated",
-        "WebhookCreate",
-        regional=False,
-    ),
-    Route(
-        "PUT",
-        _ONE,
-        update_webhook,
-        "Update a webhook",
-        "Webhook",
-        "WebhookUpdate",
-        regional=False,
-    ),
-    Route("DELETE", _ONE, delete_webhook, "Delete a webhook", "Result", regional=False),
-    Route(
-        "POST",
-        "/webhooks/{id}/test",
-        test_webhook,
-        "Send a test delivery",
-        "Result",
-        regional=False,
-    ),
-]
