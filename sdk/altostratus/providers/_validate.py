@@ -80,7 +80,7 @@ class OneOf:
         return f"must be one of {', '.join(self.allowed)}, not {value!r}"
 
 
-def one_of(*allowed: str) -> OneOf:
+def one_of(*allowed: str) -> Validator:
     return OneOf(*allowed)
 
 
