@@ -66,7 +66,7 @@ class Api:
     """Calls the service like a user would. ``path`` below ``/v2`` gets ``prefix`` (``/v2/vpc``
     or ``/v2``) when it names a networking collection; bodies go as JSON or form-encoded."""
 
-    NETWORKING = ("/networks", "/firewalls", "/loadbalancers", "/ips")
+    NETWORKING = ("/networks", "/firewalls", "/loadbalancers", "/ips", "/regions")
 
     def __init__(
         self, app: EmulatorApp, key: str = KEY, prefix: str = "/v2/vpc", form: bool = False

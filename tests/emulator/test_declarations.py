@@ -55,8 +55,9 @@ ANSWERS: dict[str, type[BaseModel]] = {
     "WebhookCreated": models.WebhookCreated,
     "Quota": models.Quota,
 }
-#: Answers the client reads no model from (it checks only that the call succeeded).
-UNREAD = {"Error", "Result", "RuleUpdated", "RuleDeleted"}
+#: Answers the client reads no model from (it checks only that the call succeeded; the regions
+#: are read by lookups).
+UNREAD = {"Error", "Result", "RuleUpdated", "RuleDeleted", "Region"}
 
 
 def _schemas() -> dict[str, Any]:

@@ -126,6 +126,7 @@ def scenario(api: Api, check: Checker) -> None:
     check.call("POST", f"/webhooks/{webhook['id']}/test")
     check.call("DELETE", f"/webhooks/{webhook['id']}")
     check.call("GET", "/quota")
+    check.call("GET", "/regions")
     check.call("GET", "/networks/nope")
     check.call("POST", "/networks", {})
 

@@ -204,6 +204,7 @@ SCHEMAS: dict[str, Schema] = {
         }
     ),
     "WebhookCreated": closed({"result": SUCCESS, "id": TEXT}),
+    "Region": closed({"code": TEXT, "name": TEXT, "country": TEXT, "default": BOOL}),
     "Quota": closed(
         {
             "id": TEXT,

@@ -10,6 +10,7 @@ from altostratus.emulator.routes import (
     networks,
     object_stores,
     quota,
+    regions,
     reserved_ips,
     webhooks,
 )
@@ -23,4 +24,5 @@ ROUTES: list[Route] = [
     *credentials.ROUTES,
     *webhooks.ROUTES,
     *quota.ROUTES,
+    *regions.ROUTES,
 ]

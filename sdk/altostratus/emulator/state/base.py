@@ -15,8 +15,16 @@ from altostratus.emulator.errors import duplicate_name, not_found
 if TYPE_CHECKING:
     from altostratus.emulator.state import State
 
-REGIONS = ("LON1", "FRA1", "NYC1", "PHX1")
+REGION_PLACES = {
+    "LON1": ("London 1", "GB"),
+    "FRA1": ("Frankfurt 1", "DE"),
+    "NYC1": ("New York 1", "US"),
+    "PHX1": ("Phoenix 1", "US"),
+}
+"""Each region's code, with its display name and country (ISO 3166 alpha-2)."""
+REGIONS = tuple(REGION_PLACES)
 DEFAULT_REGION = "LON1"
+"""Every account's default region."""
 
 
 def new_id() -> str:
