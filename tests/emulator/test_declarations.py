@@ -54,10 +54,10 @@ ANSWERS: dict[str, type[BaseModel]] = {
     "Webhook": models.Webhook,
     "WebhookCreated": models.WebhookCreated,
     "Quota": models.Quota,
+    "Region": models.Region,
 }
-#: Answers the client reads no model from (it checks only that the call succeeded; the regions
-#: are read by lookups).
-UNREAD = {"Error", "Result", "RuleUpdated", "RuleDeleted", "Region"}
+#: Answers the client reads no model from (it checks only that the call succeeded).
+UNREAD = {"Error", "Result", "RuleUpdated", "RuleDeleted"}
 
 
 def _schemas() -> dict[str, Any]:

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from altostratus.client import Client
+from altostratus.emulator import Emulator
+
 from .service_api import Api
 
 REGIONS = [
@@ -35,3 +38,9 @@ def test_the_regions_need_a_valid_key(api: Api) -> None:
     reply = api.with_key("sk-wrong").get("/v2/regions")
     assert reply.status == 401
     assert reply.body["code"] == "authentication_invalid_key"
+
+
+def test_the_client_reads_the_emulators_regions(fresh_emulator: Emulator) -> None:
+    with Client(api_key=fresh_emulator.api_key, api_url=fresh_emulator.api_url) as client:
+        regions = client.regions.list()
+    assert [r.model_dump() for r in regions] == REGIONS
