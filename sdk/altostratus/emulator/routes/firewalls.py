@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from altostratus.emulator.call import SUCCESS, Call, RouteTable, without
-from altostratus.emulator.state.addresses import parse_cidr
+from altostratus.emulator.params import parse_cidr
 from altostratus.emulator.state.firewalls import ACTIONS, DIRECTIONS, PROTOCOLS, Firewall
 
 ROUTES = RouteTable(networking=True)

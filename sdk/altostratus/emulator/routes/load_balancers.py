@@ -5,14 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 from altostratus.emulator.call import SUCCESS, Call, RouteTable, without
-from altostratus.emulator.errors import missing
+from altostratus.emulator.errors import invalid, missing
+from altostratus.emulator.params import parse_ipv4, port_number
 from altostratus.emulator.state.load_balancers import (
     AFFINITIES,
     ALGORITHMS,
+    BACKEND_FIELDS,
+    BACKEND_PROTOCOLS,
     PROXY_PROTOCOLS,
     TRAFFIC_POLICIES,
     LoadBalancer,
-    parse_backends,
 )
 
 ROUTES = RouteTable(networking=True)
@@ -28,6 +30,32 @@ def _balancer(call: Call, balancer_id: str) -> LoadBalancer:
     return call.state.load_balancers.get(call.account_id, call.region, balancer_id)
 
 
+def _backends(value: Any) -> list[dict[str, Any]]:
+    """Backends as written: each exactly ``ip``, ``protocol`` (TCP or UDP) and two ports."""
+    if not isinstance(value, list):
+        raise invalid("backends", "The parameter backends must be an array of backend objects")
+    backends = []
+    for item in value:
+        if not isinstance(item, dict) or set(item) != set(BACKEND_FIELDS):
+            raise invalid("backends", "Each backend holds exactly: " + ", ".join(BACKEND_FIELDS))
+        protocol = item["protocol"]
+        if not isinstance(protocol, str) or protocol.upper() not in BACKEND_PROTOCOLS:
+            raise invalid("backends", "A backend's protocol must be TCP or UDP")
+        if not isinstance(item["ip"], str):
+            raise invalid("backends", "A backend's ip must be an IPv4 address")
+        backend: dict[str, Any] = {
+            "ip": parse_ipv4("backends", item["ip"]),
+            "protocol": protocol.upper(),
+        }
+        for name in ("source_port", "target_port"):
+            port = port_number(item[name])
+            if port is None:
+                raise invalid("backends", f"A backend's {name} must be a port from 1 to 65535")
+            backend[name] = port
+        backends.append(backend)
+    return backends
+
+
 def _settings(call: Call, *, creating: bool) -> dict[str, Any]:
     """The balancer settings present in the body, validated."""
     settings: dict[str, Any] = {}
@@ -41,7 +69,7 @@ def _settings(call: Call, *, creating: bool) -> dict[str, Any]:
             "" if proxy == "" else call.params.choice("enable_proxy_protocol", PROXY_PROTOCOLS)
         )
     if "backends" in call.params:
-        settings["backends"] = parse_backends(call.params.structured("backends"))
+        settings["backends"] = _backends(call.params.structured("backends"))
     elif creating:
         raise missing("backends")
     if creating:

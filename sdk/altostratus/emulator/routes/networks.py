@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from altostratus.emulator.call import SUCCESS, Call, RouteTable
-from altostratus.emulator.state.addresses import parse_ipv4
+from altostratus.emulator.params import parse_ipv4, parse_private_cidr
 
 ROUTES = RouteTable(networking=True)
 
@@ -25,7 +25,7 @@ def create_network(call: Call) -> dict[str, Any]:
     fields = {
         "label": call.params.required_text("label"),
         "ipv4_enabled": call.params.boolean("ipv4_enabled"),
-        "cidr_v4": call.params.text("cidr_v4"),
+        "cidr_v4": call.params.parsed("cidr_v4", parse_private_cidr),
         "nameservers_v4": call.params.text_list(
             "nameservers_v4", parse_ipv4, what="comma-separated IPv4 addresses"
         ),

@@ -7,28 +7,13 @@ and 192.0.2.0/24) and are unique across the whole emulator, as real public addre
 from __future__ import annotations
 
 import heapq
-import ipaddress
 from collections.abc import Iterable
 from ipaddress import IPv4Address, IPv4Network
 
-from altostratus.emulator.errors import Conflict, invalid
+from altostratus.emulator.errors import Conflict
 
-PRIVATE_RANGES = tuple(IPv4Network(n) for n in ("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16"))
 PUBLIC_RANGES = tuple(IPv4Network(n) for n in ("203.0.113.0/24", "198.51.100.0/24", "192.0.2.0/24"))
 _AUTO_SPACE = IPv4Network("10.0.0.0/8")
-
-
-def parse_private_cidr(text: str) -> IPv4Network:
-    """An RFC 1918 range with room for a gateway and hosts (prefix /8 to /29)."""
-    try:
-        network = IPv4Network(text.strip(), strict=True)
-    except ValueError:
-        raise invalid("cidr_v4", f"{text!r} is not an IPv4 range in CIDR notation") from None
-    if not any(network.subnet_of(r) for r in PRIVATE_RANGES):
-        raise invalid("cidr_v4", f"{text!r} is not a private (RFC 1918) range")
-    if not 8 <= network.prefixlen <= 29:
-        raise invalid("cidr_v4", "The range's prefix length must be between /8 and /29")
-    return network
 
 
 class RangeAllocator:
@@ -123,19 +108,3 @@ class PublicPool:
 
     def release(self, address: str) -> None:
         self.used.discard(address)
-
-
-def parse_ipv4(name: str, text: str) -> str:
-    try:
-        return str(IPv4Address(text.strip()))
-    except ValueError:
-        raise invalid(name, f"{text!r} is not an IPv4 address") from None
-
-
-def parse_cidr(name: str, text: str) -> str:
-    """Any IPv4 or IPv6 CIDR block (a bare address is a single-host block); answered as given."""
-    try:
-        ipaddress.ip_network(text.strip(), strict=False)
-    except ValueError:
-        raise invalid(name, f"{text!r} is not a CIDR block") from None
-    return text.strip()

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from altostratus.emulator.errors import in_use, invalid, missing, not_found
-from altostratus.emulator.params import parse_integer
+from altostratus.emulator.params import port_number
 from altostratus.emulator.state.accounts import require_quota
 from altostratus.emulator.state.base import Effects, Record, Store, new_id
 
@@ -70,8 +70,8 @@ def port_range(protocol: str, start: Any, end: Any) -> tuple[str, str]:
 
 
 def _port(name: str, value: Any) -> int:
-    number = parse_integer(value)
-    if number is None or not 1 <= number <= 65535:
+    number = port_number(value)
+    if number is None:
         raise invalid(name, f"The parameter {name} must be a port number from 1 to 65535")
     return number
 

@@ -7,10 +7,7 @@ from dataclasses import dataclass, field
 from ipaddress import IPv4Address
 from typing import Any
 
-from altostratus.emulator.errors import invalid
-from altostratus.emulator.params import parse_integer
 from altostratus.emulator.state.accounts import require_quota
-from altostratus.emulator.state.addresses import parse_ipv4
 from altostratus.emulator.state.base import Effects, Record, Store, iso, new_id
 
 ALGORITHMS = ("round_robin", "least_connections")
@@ -29,32 +26,6 @@ SETTINGS = (
     "max_concurrent_requests",
 )
 """The settings a create may give beside the name, network and backends."""
-
-
-def parse_backends(value: Any) -> list[dict[str, Any]]:
-    """Backends as written: each exactly ``ip``, ``protocol`` (TCP or UDP) and two ports."""
-    if not isinstance(value, list):
-        raise invalid("backends", "The parameter backends must be an array of backend objects")
-    backends = []
-    for item in value:
-        if not isinstance(item, dict) or set(item) != set(BACKEND_FIELDS):
-            raise invalid("backends", "Each backend holds exactly: " + ", ".join(BACKEND_FIELDS))
-        protocol = item["protocol"]
-        if not isinstance(protocol, str) or protocol.upper() not in BACKEND_PROTOCOLS:
-            raise invalid("backends", "A backend's protocol must be TCP or UDP")
-        if not isinstance(item["ip"], str):
-            raise invalid("backends", "A backend's ip must be an IPv4 address")
-        backend: dict[str, Any] = {
-            "ip": parse_ipv4("backends", item["ip"]),
-            "protocol": protocol.upper(),
-        }
-        for name in ("source_port", "target_port"):
-            port = parse_integer(item[name])
-            if port is None or not 1 <= port <= 65535:
-                raise invalid("backends", f"A backend's {name} must be a port from 1 to 65535")
-            backend[name] = port
-        backends.append(backend)
-    return backends
 
 
 @dataclass

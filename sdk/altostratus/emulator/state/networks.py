@@ -13,7 +13,6 @@ from altostratus.emulator.state.addresses import (
     RangeAllocator,
     allocate_host,
     gateway,
-    parse_private_cidr,
     usable_hosts,
 )
 from altostratus.emulator.state.base import REGIONS, Effects, Record, Store, new_id
@@ -118,16 +117,15 @@ class Networks(Store[Network]):
     def create(
         self, account_id: str, region: str, effects: Effects, fields: Mapping[str, Any]
     ) -> Network:
-        """``label``; optional ``cidr_v4`` (text), ``ipv4_enabled``, ``nameservers_v4``."""
-        cidr_v4 = fields.get("cidr_v4")
-        cidr = None if cidr_v4 is None else parse_private_cidr(cidr_v4)
+        """``label``; optional ``cidr_v4`` (a private range; a free /24 when absent),
+        ``ipv4_enabled``, ``nameservers_v4``."""
         require_quota(self.state, account_id, "network_count")
         ipv4_enabled = fields.get("ipv4_enabled")
         network = self._add(
             account_id,
             region,
             fields["label"],
-            cidr,
+            fields.get("cidr_v4"),
             ipv4_enabled=True if ipv4_enabled is None else ipv4_enabled,
             nameservers=fields.get("nameservers_v4"),
         )

@@ -6,30 +6,12 @@ import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
 
-from altostratus.emulator.errors import invalid
 from altostratus.emulator.state.base import Effects, Record, Store, iso, new_id
 from altostratus.emulator.webhooks.events import EVENT_NAMES as SPEC_EVENT_NAMES
 
 EVENT_NAMES = ("*", *SPEC_EVENT_NAMES)
 """What a subscription may name: every event of the spec, or ``*`` for all."""
-
-
-def check_url(url: str) -> str:
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise invalid("url", "The parameter url must be an http or https URL")
-    return url
-
-
-def check_events(value: Any) -> list[str]:
-    if not isinstance(value, list) or not value or not all(isinstance(e, str) for e in value):
-        raise invalid("events", "The parameter events must be a non-empty array of event names")
-    unknown = [e for e in value if e not in EVENT_NAMES]
-    if unknown:
-        raise invalid("events", f"Unknown event name(s): {', '.join(unknown)}")
-    return list(dict.fromkeys(value))
 
 
 ACCOUNT_WIDE = ""
