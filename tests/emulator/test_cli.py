@@ -34,6 +34,15 @@ def test_flags_and_defaults() -> None:
     assert (given.port, given.api_key, given.time_scale, given.rate_limit) == (0, "k", 60.0, 5.0)
 
 
+def test_delete_seconds_flag() -> None:
+    parser = argparse.ArgumentParser()
+    configure_parser(parser)
+    assert parser.parse_args([]).delete_seconds == 0.0
+    assert parser.parse_args(["--delete-seconds", "2.5"]).delete_seconds == 2.5
+    with pytest.raises(SystemExit):
+        parser.parse_args(["--delete-seconds", "-1"])
+
+
 def test_serves_until_sigterm_and_exits_zero() -> None:
     process = subprocess.Popen(
         [

@@ -113,6 +113,13 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
         help="emulated seconds until an object store is ready",
     )
     parser.add_argument(
+        "--delete-seconds",
+        type=_not_negative,
+        default=0.0,
+        help="emulated seconds a deleted network, firewall, load balancer, reserved IP or "
+        "object store stays in its deleting state (default 0: gone at once)",
+    )
+    parser.add_argument(
         "--rate-limit",
         type=_positive,
         default=None,

@@ -5,12 +5,14 @@
     with Emulator() as emulator:
         client = SomeClient(api_key=emulator.api_key, api_url=emulator.api_url)
 
-Time-dependent behaviour (provisioning, webhook retries) follows ``emulator.clock``, which runs
-``time_scale`` emulated seconds per real second and can be advanced through
-``POST /_emulator/clock``. ``bytes_per_gb`` is a test knob: it sets how many bytes a gigabyte of
-an object store's ``max_size_gb`` holds, so small uploads can reach the limit. Webhook deliveries
-go only to loopback receivers unless ``remote_deliveries`` is true: a local emulator makes no
-traffic beyond the machine by surprise.
+Time-dependent behaviour (provisioning, removal, webhook retries) follows ``emulator.clock``,
+which runs ``time_scale`` emulated seconds per real second and can be advanced through
+``POST /_emulator/clock``. ``delete_seconds`` makes removal take that long: a deleted network,
+firewall, load balancer, reserved IP or object store stays in a deleting state, holding what it
+held, for that many emulated seconds (0, the default: gone at once). ``bytes_per_gb`` is a test
+knob: it sets how many bytes a gigabyte of an object store's ``max_size_gb`` holds, so small
+uploads can reach the limit. Webhook deliveries go only to loopback receivers unless
+``remote_deliveries`` is true: a local emulator makes no traffic beyond the machine by surprise.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ class Emulator:
         time_scale: float = 1.0,
         lb_ready_seconds: float = 2.0,
         objectstore_ready_seconds: float = 1.0,
+        delete_seconds: float = 0.0,
         rate_limit: float | None = None,
         bytes_per_gb: int = 1024**3,
         remote_deliveries: bool = False,
@@ -50,6 +53,8 @@ class Emulator:
     ) -> None:
         if not api_key:
             raise ValueError("api_key must not be empty")
+        if not 0 <= delete_seconds < float("inf"):
+            raise ValueError("delete_seconds must be a finite number of seconds from 0")
         for name, number in (("port", port), ("s3_port", s3_port)):
             if not 0 <= number <= 65535:
                 raise ValueError(f"{name} must be from 1 to 65535, or 0 for a free one")
@@ -61,6 +66,7 @@ class Emulator:
         settings = Settings(
             lb_ready_seconds=lb_ready_seconds,
             objectstore_ready_seconds=objectstore_ready_seconds,
+            delete_seconds=delete_seconds,
             bytes_per_gb=bytes_per_gb,
         )
         self.state = State(self.clock, api_key=api_key, settings=settings)

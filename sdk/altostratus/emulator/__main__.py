@@ -75,6 +75,7 @@ def _emulator(args: argparse.Namespace) -> Emulator:
         time_scale=args.time_scale,
         lb_ready_seconds=args.lb_ready_seconds,
         objectstore_ready_seconds=args.objectstore_ready_seconds,
+        delete_seconds=args.delete_seconds,
         rate_limit=args.rate_limit,
         remote_deliveries=args.remote_deliveries,
         state_dir=args.state_dir,

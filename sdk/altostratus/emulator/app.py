@@ -135,8 +135,13 @@ class EmulatorApp:
             params = read_params(request)
             region = resolve_region(request, params)
             call = Call(self.state, account, region, params, request.args.to_dict(), self.events)
-            with self.state.lock:
-                body = route.handler(call, *args)
+            settled = Effects()  # the removals whose time has come, whatever the handler does
+            try:
+                with self.state.lock:
+                    self.state.settle(settled)
+                    body = route.handler(call, *args)
+            finally:
+                self.run_effects(settled)
             self.run_effects(call.effects)
             return json_response(body)
         except EmulatorError as error:

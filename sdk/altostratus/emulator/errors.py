@@ -8,7 +8,7 @@
      ├── Forbidden             403  quota_limit_reached, admin calls from elsewhere than loopback
      ├── NotFound              404  database_<kind>_not_found, not_found
      ├── MethodNotAllowed      405  method_not_allowed
-     ├── Conflict              409  database_<kind>_duplicate_name, database_<kind>_inuse, ...
+     ├── Conflict              409  database_<kind>_duplicate_name, _inuse, _deleting, ...
      ├── UnsupportedMediaType  415  unsupported_media_type
      ├── RateLimited           429  rate_limited (with retry_after seconds)
      └── InjectedFault         any  a fault asked for through the admin endpoints
@@ -125,3 +125,8 @@ def duplicate_name(kind: str, label: str, name: str) -> Conflict:
 
 def in_use(kind: str, reason: str) -> Conflict:
     return Conflict(reason, f"database_{kind}_inuse")
+
+
+def being_deleted(kind: str, label: str) -> Conflict:
+    """A change to, or a reference to, a record whose deletion is under way."""
+    return Conflict(f"The {label} is being deleted", f"database_{kind}_deleting")

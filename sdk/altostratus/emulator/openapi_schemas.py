@@ -174,7 +174,7 @@ SCHEMAS: dict[str, Schema] = {
             "name": TEXT,
             "max_size_gb": INT,
             "owner_info": closed({"name": TEXT, "access_key_id": TEXT}),
-            "status": choice("creating", "ready"),
+            "status": choice("creating", "ready", "deleting"),
             "objectstore_endpoint": TEXT,
         }
     ),

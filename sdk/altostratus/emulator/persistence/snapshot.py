@@ -1,4 +1,6 @@
-"""What the state file holds, taken from and put back into a running emulator."""
+"""What the state file holds, taken from and put back into a running emulator: accounts,
+every store's records and the removals under way (with the emulated second each ends), public
+addresses, pending deliveries and the clock."""
 
 from __future__ import annotations
 
@@ -34,6 +36,11 @@ def capture(state: State, clock: Clock, dispatcher: WebhookDispatcher) -> dict[s
                 name: encode(list(getattr(state, name).records.values())) for name in STORES
             },
             "public_addresses": sorted(state.public_pool.used),
+            "removals": {
+                name: dict(getattr(state, name).removals)
+                for name in STORES
+                if getattr(state, name).removals
+            },
         }
     body["deliveries"] = encode(dispatcher.saved())
     body["clock"] = clock.saved()
@@ -54,5 +61,9 @@ def apply(body: dict[str, Any], state: State, clock: Clock, dispatcher: WebhookD
             for record in decode(body["stores"][name]):
                 records[record.id] = record
         state.public_pool.used = set(body["public_addresses"])
+        removals = body.get("removals", {})  # absent from files of earlier versions
+        for name in STORES:
+            store = getattr(state, name)
+            store.removals = {i: float(at) for i, at in removals.get(name, {}).items()}
     clock.restore(body["clock"])
     dispatcher.restore(decode(body["deliveries"]))

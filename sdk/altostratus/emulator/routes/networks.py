@@ -12,12 +12,14 @@ ROUTES = RouteTable(networking=True)
 
 @ROUTES.add("GET", "/networks", "List networks", "[Network]")
 def list_networks(call: Call) -> list[dict[str, Any]]:
-    return [n.describe() for n in call.state.networks.all(call.account_id, call.region)]
+    networks = call.state.networks
+    return [networks.describe(n) for n in networks.all(call.account_id, call.region)]
 
 
 @ROUTES.add("GET", "/networks/{id}", "Retrieve a network", "Network")
 def get_network(call: Call, network_id: str) -> dict[str, Any]:
-    return call.state.networks.get(call.account_id, call.region, network_id).describe()
+    networks = call.state.networks
+    return networks.describe(networks.get(call.account_id, call.region, network_id))
 
 
 @ROUTES.add("POST", "/networks", "Create a network", "NetworkCreated", "NetworkCreate")

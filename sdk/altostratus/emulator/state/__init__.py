@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from altostratus.emulator.clock import Clock
 from altostratus.emulator.s3 import S3Bucket, S3Key
 from altostratus.emulator.state.accounts import Account, Accounts
 from altostratus.emulator.state.addresses import PublicPool
+from altostratus.emulator.state.base import Effects, Store
 from altostratus.emulator.state.credentials import Credentials
 from altostratus.emulator.state.firewalls import Firewalls
 from altostratus.emulator.state.load_balancers import LoadBalancers
@@ -42,6 +43,9 @@ class BucketHost(Protocol):
 class Settings:
     lb_ready_seconds: float = 2.0
     objectstore_ready_seconds: float = 1.0
+    delete_seconds: float = 0.0
+    """Emulated seconds a deleted network, firewall, load balancer, reserved IP or object store
+    stays in its deleting state before it is gone; 0: gone at once."""
     bytes_per_gb: int = 1024**3
     s3_url: str = ""
 
@@ -90,6 +94,24 @@ class State:
             for account in self.accounts.by_id.values():
                 self.networks.add_defaults(account.id)
 
+    def stores(self) -> tuple[Store[Any], ...]:
+        """Every resource store, those whose records refer to others' first."""
+        return (
+            self.reserved_ips,
+            self.load_balancers,
+            self.firewalls,
+            self.object_stores,
+            self.credentials,
+            self.networks,
+            self.webhooks,
+        )
+
+    def settle(self, effects: Effects) -> None:
+        """Remove the records whose deleting time is over (call with ``lock`` held)."""
+        now = self.clock.monotonic()
+        for store in self.stores():
+            store.settle(now, effects)
+
     def reset(self) -> None:
         """Every account but the default one, and every resource, gone; fresh default networks."""
         with self.lock:
@@ -118,7 +140,7 @@ class State:
     def s3_bucket(self, name: str) -> S3Bucket | None:
         with self.lock:
             for store in self.object_stores.records.values():
-                if store.bucket == name:
+                if store.bucket == name and self._present(store):
                     return self._bucket(store)
             return None
 
@@ -128,7 +150,14 @@ class State:
             if credential is None:
                 return []
             stores = self.object_stores.records.values()
-            return [self._bucket(s) for s in stores if s.owner_id == credential.id]
+            return [
+                self._bucket(s) for s in stores if s.owner_id == credential.id and self._present(s)
+            ]
+
+    def _present(self, store: ObjectStore) -> bool:
+        """False once the store's deleting time is over (the next API request removes it)."""
+        at = self.object_stores.removals.get(store.id)
+        return at is None or at > self.clock.monotonic()
 
     def _bucket(self, store: ObjectStore) -> S3Bucket:
         owner = self.credentials.records[store.owner_id]

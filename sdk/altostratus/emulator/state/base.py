@@ -8,9 +8,9 @@ import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
-from altostratus.emulator.errors import duplicate_name, not_found
+from altostratus.emulator.errors import being_deleted, duplicate_name, not_found
 
 if TYPE_CHECKING:
     from altostratus.emulator.state import State
@@ -161,14 +161,25 @@ class Store(Generic[R]):
     None is an absent field), ``update`` only the fields that change, and each queues its events
     and side effects in ``effects``. A store checks what needs the state (names free, references,
     quota, in-use) and raises ``EmulatorError``s; nothing else writes ``records``.
+
+    ``delete`` is the same for every kind: ``check_delete`` refuses it while something holds the
+    record (409), then ``remove`` releases what the record held and drops it. For the kinds whose
+    removal ``takes_time``, while the ``delete_seconds`` setting is above zero, the record stays
+    in ``removals`` that many emulated seconds first: still listed and answered (in its deleting
+    state, where the kind has a status), still holding its name, addresses and network, refusing
+    changes (409 ``database_<kind>_deleting``); ``settle`` removes it once its time has come.
     """
 
     kind = ""
     label = ""
+    takes_time: ClassVar[bool] = False
+    """Whether a delete leaves the record in a deleting state under ``delete_seconds``."""
 
     def __init__(self, state: State) -> None:
         self.state = state
         self.records: RecordTable[R] = RecordTable()
+        #: The records being deleted: their ids, with the emulated second each one goes.
+        self.removals: dict[str, float] = {}
 
     def create(
         self, account_id: str, region: str, effects: Effects, fields: Mapping[str, Any]
@@ -179,7 +190,48 @@ class Store(Generic[R]):
         raise NotImplementedError
 
     def delete(self, record: R, effects: Effects) -> None:
+        """Gone at once, or deleting for ``delete_seconds`` (see the class); deleting a record
+        already being deleted changes nothing."""
+        if record.id in self.removals:
+            return
+        self.check_delete(record)
+        seconds = self.state.settings.delete_seconds
+        if self.takes_time and seconds > 0:
+            self.removals[record.id] = self.state.clock.monotonic() + seconds
+        else:
+            self.remove(record, effects)
+
+    def check_delete(self, record: R) -> None:
+        """Raise while something holds the record (409 ``database_<kind>_inuse``)."""
+
+    def remove(self, record: R, effects: Effects) -> None:
+        """Release what the record holds, drop it, and queue its events."""
         raise NotImplementedError
+
+    def deleting(self, record: R) -> bool:
+        return record.id in self.removals
+
+    def require_live(self, record: R) -> None:
+        """409 ``database_<kind>_deleting`` when the record is being deleted."""
+        if record.id in self.removals:
+            raise being_deleted(self.kind, self.label)
+
+    def get_live(self, account_id: str, region: str | None, record_id: str) -> R:
+        """``get`` for a record to change or refer to: one being deleted is refused (409)."""
+        record = self.get(account_id, region, record_id)
+        self.require_live(record)
+        return record
+
+    def settle(self, now: float, effects: Effects) -> None:
+        """Remove the records whose deleting time is over at emulated second ``now``."""
+        if not self.removals:
+            return
+        for record_id, at in list(self.removals.items()):
+            if at <= now:
+                del self.removals[record_id]
+                record = self.records.get(record_id)
+                if record is not None:
+                    self.remove(record, effects)
 
     def get(self, account_id: str, region: str | None, record_id: str) -> R:
         record = self.records.get(record_id)

@@ -108,8 +108,15 @@ class Credentials(Store[Credential]):
             setattr(credential, key, value)
         effects.emit(credential.account_id, "objectstorecredential.updated", credential.id)
 
-    def delete(self, credential: Credential, effects: Effects) -> None:
-        if any(s.owner_id == credential.id for s in self.state.object_stores.records.values()):
-            raise in_use("objectstore_credential", "The credential still owns an object store")
+    def check_delete(self, credential: Credential) -> None:
+        stores = self.state.object_stores.records.values()
+        owned = [s for s in stores if s.owner_id == credential.id]
+        if owned:
+            raise in_use(
+                "objectstore_credential",
+                f"The credential still owns object store {owned[0].name!r} ({owned[0].id})",
+            )
+
+    def remove(self, credential: Credential, effects: Effects) -> None:
         del self.records[credential.id]
         effects.emit(credential.account_id, "objectstorecredential.deleted", credential.id)

@@ -93,6 +93,7 @@ class Firewall(Record):
 class Firewalls(Store[Firewall]):
     kind = "firewall"
     label = "firewall"
+    takes_time = True
 
     def describe(self, firewall: Firewall) -> dict[str, Any]:
         balancers = [
@@ -124,7 +125,7 @@ class Firewalls(Store[Firewall]):
         name, network_id = fields["name"], fields["network_id"]
         default_rules = fields.get("create_default_rules")
         default_rules = True if default_rules is None else default_rules
-        self.state.networks.get(account_id, region, network_id)
+        self.state.networks.get_live(account_id, region, network_id)
         self.check_name_free(account_id, region, name)
         require_quota(self.state, account_id, "security_group")
         if default_rules:
@@ -146,15 +147,23 @@ class Firewalls(Store[Firewall]):
         return firewall
 
     def update(self, firewall: Firewall, effects: Effects, changes: Mapping[str, Any]) -> None:
+        self.require_live(firewall)
         if "name" in changes:
             name = changes["name"]
             self.check_name_free(firewall.account_id, firewall.region, name, firewall.id)
             firewall.name = name
         effects.emit(firewall.account_id, "firewall.updated", firewall.id)
 
-    def delete(self, firewall: Firewall, effects: Effects) -> None:
-        if any(b.firewall_id == firewall.id for b in self.state.load_balancers.records.values()):
-            raise in_use("firewall", "The firewall is still used by a load balancer")
+    def check_delete(self, firewall: Firewall) -> None:
+        balancers = self.state.load_balancers.records.values()
+        users = [b for b in balancers if b.firewall_id == firewall.id]
+        if users:
+            raise in_use(
+                "firewall",
+                f"The firewall is still used by load balancer {users[0].name!r} ({users[0].id})",
+            )
+
+    def remove(self, firewall: Firewall, effects: Effects) -> None:
         del self.records[firewall.id]
         effects.emit(firewall.account_id, "firewall.deleted", firewall.id)
 
@@ -163,6 +172,7 @@ class Firewalls(Store[Firewall]):
     def create_rule(self, firewall: Firewall, effects: Effects, fields: Mapping[str, Any]) -> Rule:
         """``protocol``; optional ports (checked with the protocol), ``cidr`` (default all),
         ``direction`` (ingress), ``label`` and ``action`` (allow)."""
+        self.require_live(firewall)
         protocol = fields["protocol"]
         start, end = port_range(protocol, fields.get("start_port"), fields.get("end_port"))
         require_quota(self.state, firewall.account_id, "security_group_rule")
@@ -184,6 +194,7 @@ class Firewalls(Store[Firewall]):
     def update_rule(self, rule: Rule, effects: Effects, changes: Mapping[str, Any]) -> None:
         """Given fields change; a start port given alone makes a single port. The action is fixed
         at create: a different one is refused."""
+        self.require_live(self.records[rule.firewall_id])
         action = changes.get("action")
         if action is not None and action != rule.action:
             raise invalid("action", "A rule's action cannot be changed; replace the rule instead")

@@ -50,10 +50,13 @@ class LoadBalancer(Record):
 class LoadBalancers(Store[LoadBalancer]):
     kind = "loadbalancer"
     label = "load balancer"
+    takes_time = True
 
     def describe(self, balancer: LoadBalancer) -> dict[str, Any]:
-        """The full object; ``state`` and the addresses stay empty until provisioning is over."""
+        """The full object; ``state`` and the addresses stay empty until provisioning is over;
+        ``state`` is ``deleting`` while a delete is under way."""
         ready = self.state.clock.monotonic() >= balancer.ready_at
+        state = "available" if ready else ""
         reserved = self.state.reserved_ips.assigned_to(balancer.id)
         public_ip = reserved.ip if reserved is not None else balancer.public_ip
         return {
@@ -66,7 +69,7 @@ class LoadBalancers(Store[LoadBalancer]):
             "public_ip": public_ip if ready else "",
             "private_ip": balancer.private_ip if ready else "",
             "firewall_id": balancer.firewall_id,
-            "state": "available" if ready else "",
+            "state": "deleting" if self.deleting(balancer) else state,
             "max_concurrent_requests": balancer.max_concurrent_requests,
             "created_at": balancer.created_at,
             "external_traffic_policy": balancer.external_traffic_policy,
@@ -80,11 +83,11 @@ class LoadBalancers(Store[LoadBalancer]):
     ) -> LoadBalancer:
         """``name``, ``network_id``, ``backends``; the other settings optional."""
         name, network_id = fields["name"], fields["network_id"]
-        network = self.state.networks.get(account_id, region, network_id)
+        network = self.state.networks.get_live(account_id, region, network_id)
         self.check_name_free(account_id, region, name)
         firewall_id = fields.get("firewall_id") or ""
         if firewall_id:
-            self.state.firewalls.get(account_id, region, firewall_id)
+            self.state.firewalls.get_live(account_id, region, firewall_id)
         require_quota(self.state, account_id, "public_ip_address")
         balancer_id = new_id()
         private_ip = str(network.take_host())
@@ -108,13 +111,14 @@ class LoadBalancers(Store[LoadBalancer]):
         return balancer
 
     def update(self, balancer: LoadBalancer, effects: Effects, changes: Mapping[str, Any]) -> None:
+        self.require_live(balancer)
         if "name" in changes:
             self.check_name_free(balancer.account_id, balancer.region, changes["name"], balancer.id)
         for key, value in changes.items():
             setattr(balancer, key, value)
 
-    def delete(self, balancer: LoadBalancer, effects: Effects) -> None:
-        """Deleting a balancer also unassigns the reserved IP it held."""
+    def remove(self, balancer: LoadBalancer, effects: Effects) -> None:
+        """Removing a balancer also unassigns the reserved IP it held."""
         reserved = self.state.reserved_ips.assigned_to(balancer.id)
         if reserved is not None:
             self.state.reserved_ips.unassign(reserved, effects)

@@ -36,7 +36,8 @@ class Network(Record):
         self.hosts_taken.add(host)
         return host
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self, *, deleting: bool = False) -> dict[str, Any]:
+        """The network object; ``status`` is ``Deleting`` while a delete is under way."""
         free = usable_hosts(self.cidr) - 1 - len(self.hosts_taken)
         return {
             "id": self.id,
@@ -45,7 +46,7 @@ class Network(Record):
             "cidr": str(self.cidr),
             "gateway_ipv4": str(gateway(self.cidr)),
             "label": self.label,
-            "status": "Active",
+            "status": "Deleting" if deleting else "Active",
             "ipv4_enabled": self.ipv4_enabled,
             "nameservers_v4": list(self.nameservers),
             "free_ip_count": max(free, 0),
@@ -55,6 +56,7 @@ class Network(Record):
 class Networks(Store[Network]):
     kind = "network"
     label = "network"
+    takes_time = True
 
     def __init__(self, state: State) -> None:
         super().__init__(state)
@@ -132,28 +134,36 @@ class Networks(Store[Network]):
         effects.emit(account_id, "network.created", network.id)
         return network
 
+    def describe(self, network: Network) -> dict[str, Any]:
+        return network.describe(deleting=self.deleting(network))
+
     def update(self, network: Network, effects: Effects, changes: Mapping[str, Any]) -> None:
+        self.require_live(network)
         if "label" in changes:
             network.label = changes["label"]
         effects.emit(network.account_id, "network.updated", network.id)
 
-    def delete(self, network: Network, effects: Effects) -> None:
+    def check_delete(self, network: Network) -> None:
+        """The default network is never deleted; a network is held by its firewalls and load
+        balancers (those being deleted too), which the 409's reason names."""
         if network.default:
             raise Conflict("The default network cannot be deleted", "network_delete_default")
-        users = [
-            f for f in self.state.firewalls.all(network.account_id) if f.network_id == network.id
+        holders = [
+            f"firewall {f.name!r} ({f.id})"
+            for f in self.state.firewalls.all(network.account_id)
+            if f.network_id == network.id
         ]
-        balancers = [
-            b
+        holders += [
+            f"load balancer {b.name!r} ({b.id})"
             for b in self.state.load_balancers.all(network.account_id)
             if b.network_id == network.id
         ]
-        if users or balancers:
-            raise in_use(
-                "network",
-                f"The network is still used by {len(users)} firewall(s) and "
-                f"{len(balancers)} load balancer(s)",
-            )
+        if holders:
+            more = f" and {len(holders) - 3} more" if len(holders) > 3 else ""
+            shown = ", ".join(holders[:3]) + more
+            raise in_use("network", f"The network is still used by {shown}")
+
+    def remove(self, network: Network, effects: Effects) -> None:
         del self.records[network.id]
         self.ranges(network.account_id, network.region).release(network.cidr)
         effects.emit(network.account_id, "network.deleted", network.id)

@@ -45,16 +45,18 @@ class ObjectStore(Record):
 class ObjectStores(Store[ObjectStore]):
     kind = "objectstore"
     label = "object store"
+    takes_time = True
 
     def describe(self, store: ObjectStore) -> dict[str, Any]:
         owner = self.state.credentials.records[store.owner_id]
         ready = self.state.clock.monotonic() >= store.ready_at
+        status = "ready" if ready else "creating"
         return {
             "id": store.id,
             "name": store.name,
             "max_size_gb": store.max_size_gb,
             "owner_info": {"name": owner.name, "access_key_id": owner.access_key_id},
-            "status": "ready" if ready else "creating",
+            "status": "deleting" if self.deleting(store) else status,
             "objectstore_endpoint": f"{self.state.settings.s3_url}/{store.bucket}",
         }
 
@@ -110,13 +112,14 @@ class ObjectStores(Store[ObjectStore]):
 
     def update(self, store: ObjectStore, effects: Effects, changes: Mapping[str, Any]) -> None:
         """``max_size_gb`` and the owner's ``access_key_id``."""
+        self.require_live(store)
         if "access_key_id" in changes:
             store.owner_id = self._owner(store.account_id, store.region, changes["access_key_id"])
         if "max_size_gb" in changes:
             store.max_size_gb = changes["max_size_gb"]
         effects.emit(store.account_id, "objectstore.updated", store.id)
 
-    def delete(self, store: ObjectStore, effects: Effects) -> None:
+    def remove(self, store: ObjectStore, effects: Effects) -> None:
         """Removes the bucket with its objects, and the owner credential made with the store."""
         del self.records[store.id]
         bucket = store.bucket

@@ -20,6 +20,7 @@ class ReservedIp(Record):
 class ReservedIps(Store[ReservedIp]):
     kind = "ip"
     label = "reserved IP"
+    takes_time = True
 
     def describe(self, reserved: ReservedIp) -> dict[str, Any]:
         """The retrieve answer: ``assigned_to`` only while assigned."""
@@ -53,6 +54,7 @@ class ReservedIps(Store[ReservedIp]):
         return reserved
 
     def update(self, reserved: ReservedIp, effects: Effects, changes: Mapping[str, Any]) -> None:
+        self.require_live(reserved)
         if "name" in changes:
             name = changes["name"]
             self.check_name_free(reserved.account_id, reserved.region, name, reserved.id)
@@ -61,7 +63,9 @@ class ReservedIps(Store[ReservedIp]):
 
     def assign(self, reserved: ReservedIp, effects: Effects, balancer_id: str) -> None:
         """Attach to a balancer of the same account and region; whatever it held is released."""
-        balancer = self.state.load_balancers.get(reserved.account_id, reserved.region, balancer_id)
+        self.require_live(reserved)
+        balancers = self.state.load_balancers
+        balancer = balancers.get_live(reserved.account_id, reserved.region, balancer_id)
         previous = self.assigned_to(balancer.id)
         if previous is not None and previous is not reserved:
             self.unassign(previous, effects)
@@ -75,7 +79,7 @@ class ReservedIps(Store[ReservedIp]):
         reserved.assigned_to_id = None
         effects.emit(reserved.account_id, "ip.updated", reserved.id)
 
-    def delete(self, reserved: ReservedIp, effects: Effects) -> None:
+    def remove(self, reserved: ReservedIp, effects: Effects) -> None:
         self.state.public_pool.release(reserved.ip)
         del self.records[reserved.id]
         effects.emit(reserved.account_id, "ip.deleted", reserved.id)

@@ -70,5 +70,5 @@ class Webhooks(Store[Webhook]):
             setattr(webhook, key, value)
         webhook.disabled = False
 
-    def delete(self, webhook: Webhook, effects: Effects) -> None:
+    def remove(self, webhook: Webhook, effects: Effects) -> None:
         del self.records[webhook.id]
