@@ -24,6 +24,16 @@ FOREIGN_BUCKET = "theirs-ghi789"
 SMALL_LIMIT = 1000
 
 
+class WallClock:
+    """The wall clock, moved by ``offset`` seconds: what presigned URLs expire by."""
+
+    def __init__(self) -> None:
+        self.offset = 0.0
+
+    def __call__(self) -> float:
+        return time.time() + self.offset
+
+
 @dataclass
 class FakeDirectory:
     keys: dict[str, S3Key] = field(default_factory=dict)
@@ -45,7 +55,8 @@ class S3Server:
     directory: FakeDirectory
     service: S3Service
 
-    def client(self, key: S3Key, secret: str | None = None) -> Any:
+    def client(self, key: S3Key, secret: str | None = None, signature_version: str = "s3v4") -> Any:
+        """A path-style client signing with ``signature_version`` (``s3`` is Signature V2)."""
         return boto3.client(
             "s3",
             endpoint_url=self.url,
@@ -54,9 +65,19 @@ class S3Server:
             aws_secret_access_key=secret or key.secret_access_key,
             config=Config(
                 s3={"addressing_style": "path"},
-                signature_version="s3v4",
+                signature_version=signature_version,
                 retries={"max_attempts": 1},
             ),
+        )
+
+    def default_client(self, key: S3Key) -> Any:
+        """A client with boto3's default configuration, as a user makes one."""
+        return boto3.client(
+            "s3",
+            endpoint_url=self.url,
+            region_name="us-east-1",
+            aws_access_key_id=key.access_key_id,
+            aws_secret_access_key=key.secret_access_key,
         )
 
     def populate(self) -> None:

@@ -8,7 +8,6 @@ import http.client
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
-from datetime import datetime, timezone
 from urllib.parse import urlsplit
 
 import pytest
@@ -16,17 +15,9 @@ from botocore.auth import S3SigV4Auth
 from botocore.awsrequest import AWSRequest
 from botocore.credentials import Credentials
 
-from .served_s3 import BUCKET, OWNER, S3Server, serve_s3
+from .served_s3 import BUCKET, OWNER, S3Server, WallClock, serve_s3
 
 EMPTY_SHA256 = hashlib.sha256(b"").hexdigest()
-
-
-class WallClock:
-    def __init__(self) -> None:
-        self.offset = 0.0
-
-    def __call__(self) -> float:
-        return datetime.now(timezone.utc).timestamp() + self.offset
 
 
 @pytest.fixture(scope="module")

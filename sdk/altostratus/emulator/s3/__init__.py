@@ -1,4 +1,4 @@
-"""S3 on its own port: moto's S3 behind a front that verifies AWS Signature V4.
+"""S3 on its own port: moto's S3 behind a front that verifies AWS Signature V4 and V2.
 
 The front authenticates every request against the credentials of the emulator's state, allows it
 only when the signer owns the addressed store, enforces the store's size limit on uploads, and

@@ -82,12 +82,18 @@ def _copy_source(environ: Mapping[str, Any]) -> CopySource | None:
     return CopySource(bucket, key, unquote(version) or None, length)
 
 
+def _is_signing_parameter(name: str) -> bool:
+    """A query parameter of a presigned URL (V4's ``X-Amz-*``; V2's three and the ``x-amz-*``
+    headers botocore moves into the query), not a sub-resource of the request."""
+    return name.lower().startswith("x-amz-") or name in ("AWSAccessKeyId", "Signature", "Expires")
+
+
 def classify(environ: Mapping[str, Any], query: Mapping[str, str]) -> Operation:
     method = str(environ["REQUEST_METHOD"]).upper()
     bucket, _, key = unquote(raw_path(environ)).lstrip("/").partition("/")
     if not bucket:
         return Operation(Kind.LIST_BUCKETS if method == "GET" else Kind.OTHER, "", "")
-    bucket_query = {name for name in query if not name.startswith("X-Amz-")}
+    bucket_query = {name for name in query if not _is_signing_parameter(name)}
     if not key:
         if method == "PUT" and not bucket_query:
             return Operation(Kind.CREATE_BUCKET, bucket, "")

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import io
 import re
 import threading
@@ -15,31 +13,21 @@ from urllib.parse import parse_qsl
 
 from moto.moto_server.werkzeug_app import create_backend_app
 
-from altostratus.emulator.s3 import chunked, sigv4, store
+from altostratus.emulator.s3 import auth, body, sigv4, store
 from altostratus.emulator.s3.directory import S3Bucket, S3Directory, S3Key
-from altostratus.emulator.s3.errors import (
-    S3Error,
-    access_denied,
-    invalid_access_key_id,
-    new_request_id,
-    no_such_bucket,
-    quota_exceeded,
-)
+from altostratus.emulator.s3.errors import S3Error, access_denied, new_request_id, quota_exceeded
 from altostratus.emulator.s3.listing import list_buckets_xml
-from altostratus.emulator.s3.operations import Kind, Operation, classify, signing_paths
+from altostratus.emulator.s3.operations import Kind, Operation, classify
 
 StartResponse = Callable[..., Any]
-_CHUNK = 1 << 20
-_DRAIN_LIMIT = 1 << 30
-_SINGLE_READ_LIMIT = 256 << 20
-_HEX_SHA256 = re.compile(r"[0-9a-f]{64}")
 _PATH_STYLE_HOST = re.compile(r"(localhost|[^.]+|[\d.]+|\[[0-9a-fA-F:.]+\])(:\d+)?")
 
 
 class S3Service:
-    """moto's S3 behind AWS Signature V4, store ownership and the stores' size limits.
+    """moto's S3 behind AWS Signature V4 and V2, store ownership and the stores' size limits.
 
-    Every request must be signed (header or presigned URL) by a credential the directory knows,
+    Every request must be signed (header or presigned URL, either signature version) by a
+    credential the directory knows,
     and the signer must be the addressed bucket's owner credential. Buckets are made and removed
     only through ``create_bucket``/``delete_bucket`` (the API's object stores): S3's own
     CreateBucket and DeleteBucket are refused. ListBuckets answers the signer's buckets only.
@@ -93,35 +81,22 @@ class S3Service:
         try:
             return self._handle(environ, start_response)
         except S3Error as error:
-            _drain(environ)
-            body = error.to_xml(_resource(environ), request_id)
+            body.drain(environ)
+            document = error.to_xml(_resource(environ), request_id)
             start_response(
                 f"{error.status} {_REASONS.get(error.status, 'Error')}",
                 [
                     ("Content-Type", "application/xml"),
-                    ("Content-Length", str(len(body))),
+                    ("Content-Length", str(len(document))),
                     ("x-amz-request-id", request_id),
                 ],
             )
-            return [] if environ["REQUEST_METHOD"] == "HEAD" else [body]
+            return [] if environ["REQUEST_METHOD"] == "HEAD" else [document]
 
     def _handle(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         query = dict(parse_qsl(environ.get("QUERY_STRING", ""), keep_blank_values=True))
-        signature = sigv4.read_signature(environ, query)
-        key = self._directory.s3_key(signature.access_key_id)
-        if key is None:
-            raise invalid_access_key_id()
-        body: bytes | None = None
-        payload_hash = signature.payload_hash
-        if not payload_hash:
-            body = _read_body(environ)
-            payload_hash = hashlib.sha256(body).hexdigest()
-        signing_key = sigv4.verify(
-            environ, signature, key.secret_access_key, signing_paths(environ), payload_hash
-        )
-        expires_at = signature.expires_at()
-        if expires_at is not None and self._wall_time() > expires_at:
-            raise access_denied("Request has expired")
+        signer = auth.authenticate(environ, query, self._directory, self._wall_time)
+        key = signer.key
         operation = classify(environ, query)
         if operation.kind is Kind.LIST_BUCKETS:
             return self._list_buckets(key, query, start_response)
@@ -130,25 +105,18 @@ class S3Service:
                 f"{operation.kind.value} is not available through S3: "
                 "buckets are made and removed as object stores through the API."
             )
-        bucket = self._authorize(operation.bucket, key)
+        bucket = auth.authorize(self._directory, operation.bucket, key)
         if operation.copy_source is not None:
-            self._authorize(operation.copy_source.bucket, key)
-        if body is None:
-            body = _read_body(environ)
-            _check_payload(body, payload_hash, signature, signing_key)
-        with self._reservation(bucket, *_size_change(operation, environ, body)):
-            answer = self._forward(environ, signature, body, start_response)
+            auth.authorize(self._directory, operation.copy_source.bucket, key)
+        data = signer.body
+        if data is None:
+            data = body.read_body(environ)
+            signer.check_payload(data)
+        with self._reservation(bucket, *_size_change(operation, environ, data)):
+            answer = self._forward(environ, key.access_key_id, data, start_response)
         if self.on_change is not None and environ["REQUEST_METHOD"] in ("PUT", "POST", "DELETE"):
             self.on_change(bucket.name)
         return answer
-
-    def _authorize(self, name: str, key: S3Key) -> S3Bucket:
-        bucket = self._directory.s3_bucket(name)
-        if bucket is None:
-            raise no_such_bucket(name)
-        if bucket.account_id != key.account_id or bucket.owner_access_key_id != key.access_key_id:
-            raise access_denied()
-        return bucket
 
     @contextmanager
     def _reservation(self, bucket: S3Bucket, added: int, freed: int) -> Iterator[None]:
@@ -174,8 +142,8 @@ class S3Service:
     def _forward(
         self,
         environ: dict[str, Any],
-        signature: sigv4.Signature,
-        body: bytes,
+        access_key_id: str,
+        data: bytes,
         start_response: StartResponse,
     ) -> Iterable[bytes]:
         """Hand a verified request to moto, which checks no signatures of its own.
@@ -190,15 +158,16 @@ class S3Service:
         if environ["REQUEST_METHOD"] == "PUT" and form_type in _FORM_TYPES:
             forwarded["CONTENT_TYPE"] = "application/octet-stream"
         if "HTTP_AUTHORIZATION" in forwarded:
+            date = time.strftime("%Y%m%d", time.gmtime(self._wall_time()))
             forwarded["HTTP_AUTHORIZATION"] = (
-                f"{sigv4.ALGORITHM} Credential={signature.access_key_id}/{signature.scope_date}/"
+                f"{sigv4.ALGORITHM} Credential={access_key_id}/{date}/"
                 f"{self._region}/s3/aws4_request, SignedHeaders=host, Signature=verified"
             )
         forwarded.pop("HTTP_TRANSFER_ENCODING", None)
         # A terminated input is read as is, in one piece: no second copy of a large body.
         forwarded["wsgi.input_terminated"] = True
-        forwarded["wsgi.input"] = io.BytesIO(body)
-        forwarded["CONTENT_LENGTH"] = str(len(body))
+        forwarded["wsgi.input"] = io.BytesIO(data)
+        forwarded["CONTENT_LENGTH"] = str(len(data))
         forwarded["HTTP_X_MOTO_ACCOUNT_ID"] = store.moto_account_id()
         host = str(environ.get("HTTP_HOST", ""))
         if host and not _PATH_STYLE_HOST.fullmatch(host):
@@ -226,85 +195,7 @@ def _resource(environ: dict[str, Any]) -> str:
     return str(environ.get("PATH_INFO", "/")).encode("latin-1").decode("utf-8", "replace")
 
 
-def _content_length(environ: dict[str, Any]) -> int | None:
-    try:
-        return int(environ.get("CONTENT_LENGTH") or 0)
-    except ValueError:
-        raise S3Error(400, "InvalidArgument", "Content-Length is not a number.") from None
-
-
-def _read_body(environ: dict[str, Any]) -> bytes:
-    """The whole request body, read once; marks the input as consumed. A body that cannot be
-    read (malformed chunked encoding, a dropped connection) is a 400."""
-    try:
-        return _read_all(environ)
-    except S3Error:
-        raise
-    except Exception:  # the peer's bytes
-        environ["altostratus.body_read"] = True
-        raise S3Error(
-            400, "IncompleteBody", "The request body could not be read (malformed chunks?)."
-        ) from None
-
-
-def _read_all(environ: dict[str, Any]) -> bytes:
-    stream = environ["wsgi.input"]
-    if environ.get("wsgi.input_terminated"):
-        chunks = list(iter(lambda: stream.read(_CHUNK), b""))
-    else:
-        remaining = _content_length(environ) or 0
-        chunks = []
-        if 0 < remaining <= _SINGLE_READ_LIMIT:
-            chunks.append(stream.read(remaining))
-            remaining -= len(chunks[0])
-        while remaining > 0:
-            chunk = stream.read(min(remaining, _CHUNK))
-            if not chunk:
-                raise S3Error(400, "IncompleteBody", "The request body ended early.")
-            chunks.append(chunk)
-            remaining -= len(chunk)
-    environ["altostratus.body_read"] = True
-    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
-
-
-def _drain(environ: dict[str, Any]) -> None:
-    """Read an unread body so the connection stays usable for the next request."""
-    if environ.get("altostratus.body_read") or environ.get("wsgi.input_terminated"):
-        return
-    try:
-        remaining = _content_length(environ) or 0
-    except S3Error:
-        return
-    if remaining > _DRAIN_LIMIT:
-        return
-    stream = environ["wsgi.input"]
-    while remaining > 0:
-        chunk = stream.read(min(remaining, _CHUNK))
-        if not chunk:
-            return
-        remaining -= len(chunk)
-    environ["altostratus.body_read"] = True
-
-
-def _check_payload(
-    body: bytes, payload_hash: str, signature: sigv4.Signature, signing_key: bytes
-) -> None:
-    if payload_hash in (sigv4.UNSIGNED_PAYLOAD, chunked.STREAMING_UNSIGNED_TRAILER):
-        return
-    if payload_hash in (chunked.STREAMING_SIGNED, chunked.STREAMING_SIGNED_TRAILER):
-        chunked.verify_chunks(body, signature, signing_key)
-        return
-    if not _HEX_SHA256.fullmatch(payload_hash):
-        raise S3Error(400, "InvalidArgument", "x-amz-content-sha256 is not a valid value.")
-    if not hmac.compare_digest(hashlib.sha256(body).hexdigest(), payload_hash):
-        raise S3Error(
-            400,
-            "XAmzContentSHA256Mismatch",
-            "The provided 'x-amz-content-sha256' header does not match what was computed.",
-        )
-
-
-def _size_change(operation: Operation, environ: dict[str, Any], body: bytes) -> tuple[int, int]:
+def _size_change(operation: Operation, environ: dict[str, Any], data: bytes) -> tuple[int, int]:
     """Bytes an upload adds to its bucket and bytes it frees by replacing what was there."""
     if operation.kind is Kind.COMPLETE_UPLOAD:
         return 0, store.replaced_bytes(operation.bucket, operation.key)
@@ -322,5 +213,5 @@ def _size_change(operation: Operation, environ: dict[str, Any], body: bytes) -> 
             size = store.object_size(source.bucket, source.key, source.version_id) or 0
         return size, freed
     decoded = environ.get("HTTP_X_AMZ_DECODED_CONTENT_LENGTH")
-    added = int(decoded) if decoded and str(decoded).isdigit() else len(body)
+    added = int(decoded) if decoded and str(decoded).isdigit() else len(data)
     return added, freed

@@ -77,19 +77,8 @@ def _credential(value: str) -> tuple[str, str, str, str]:
     return parts[0], parts[1], parts[2], parts[3]
 
 
-def read_signature(environ: Mapping[str, Any], query: Mapping[str, str]) -> Signature:
-    """The request's claimed signature; anonymous or foreign schemes are refused."""
-    header = environ.get("HTTP_AUTHORIZATION", "")
-    if header:
-        return _from_header(environ, header)
-    if "X-Amz-Signature" in query or "X-Amz-Algorithm" in query:
-        return _from_query(query)
-    if "Signature" in query or "AWSAccessKeyId" in query:
-        raise S3Error(400, "InvalidRequest", "Signature Version 2 is not supported; use AWS4.")
-    raise access_denied("Anonymous access is not allowed; sign requests with AWS Signature V4.")
-
-
-def _from_header(environ: Mapping[str, Any], header: str) -> Signature:
+def from_header(environ: Mapping[str, Any], header: str) -> Signature:
+    """The claims of an ``Authorization: AWS4-HMAC-SHA256 ...`` header."""
     scheme, _, rest = header.strip().partition(" ")
     if scheme != ALGORITHM:
         raise S3Error(
@@ -122,7 +111,8 @@ def _from_header(environ: Mapping[str, Any], header: str) -> Signature:
     )
 
 
-def _from_query(query: Mapping[str, str]) -> Signature:
+def from_query(query: Mapping[str, str]) -> Signature:
+    """The claims of a presigned URL's ``X-Amz-*`` parameters."""
     missing = [name for name in _QUERY_FIELDS if name not in query]
     if missing:
         raise S3Error(

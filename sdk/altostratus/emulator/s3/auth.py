@@ -1,0 +1,119 @@
+"""Who signed an S3 request, and whether they may touch a bucket: the one place the front reads a
+signature (V4 or V2, header or presigned), looks up its credential, checks it, judges a presigned
+URL's expiry, and checks that the signer owns the bucket.
+
+The order of refusals: a request with no recognisable signature (``AccessDenied``), an unknown key
+(``InvalidAccessKeyId``), a signature that does not match (``SignatureDoesNotMatch``), an expired
+presigned URL (``AccessDenied``, "Request has expired"); then, per bucket, a missing bucket
+(``NoSuchBucket``) and a signer who is not its owner credential (``AccessDenied``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+
+from altostratus.emulator.s3 import body, sigv2, sigv4
+from altostratus.emulator.s3.directory import S3Bucket, S3Directory, S3Key
+from altostratus.emulator.s3.errors import (
+    S3Error,
+    access_denied,
+    invalid_access_key_id,
+    no_such_bucket,
+)
+from altostratus.emulator.s3.operations import signing_paths
+
+
+@dataclass(frozen=True)
+class Signer:
+    """An authenticated request's credential, and what its payload check still needs."""
+
+    key: S3Key
+    v4: sigv4.Signature | None
+    """The Signature V4 claims, for the payload and chunk checks; None for Signature V2."""
+    signing_key: bytes
+    """The V4 signing key the chunk signatures chain from; empty for Signature V2."""
+    payload_hash: str
+    body: bytes | None
+    """The body, when it had to be read to check the signature; None while still unread."""
+
+    def check_payload(self, data: bytes) -> None:
+        """Check a body read after authentication against what the signature says of it
+        (Signature V2 says nothing of the payload)."""
+        if self.v4 is not None:
+            body.check_payload(data, self.payload_hash, self.v4, self.signing_key)
+
+
+def read_claim(
+    environ: Mapping[str, Any], query: Mapping[str, str]
+) -> sigv4.Signature | sigv2.Signature:
+    """The request's claimed signature, V4 or V2; an anonymous request is refused."""
+    header = str(environ.get("HTTP_AUTHORIZATION", ""))
+    if header:
+        if sigv2.is_v2_header(header):
+            return sigv2.from_header(environ, header)
+        return sigv4.from_header(environ, header)
+    if "X-Amz-Signature" in query or "X-Amz-Algorithm" in query:
+        return sigv4.from_query(query)
+    if sigv2.is_v2_query(query):
+        return sigv2.from_query(query)
+    raise access_denied(
+        "Anonymous access is not allowed; sign requests with AWS Signature V4 or V2."
+    )
+
+
+def authenticate(
+    environ: dict[str, Any],
+    query: Mapping[str, str],
+    directory: S3Directory,
+    now: Callable[[], float],
+) -> Signer:
+    """Verify the request's signature with its credential's secret; ``now`` judges expiry."""
+    claim = read_claim(environ, query)
+    key = directory.s3_key(claim.access_key_id)
+    if key is None:
+        raise invalid_access_key_id()
+    if isinstance(claim, sigv2.Signature):
+        sigv2.verify(environ, query, claim, key.secret_access_key, signing_paths(environ))
+        signer = Signer(key, None, b"", "", None)
+    else:
+        data: bytes | None = None
+        payload_hash = claim.payload_hash
+        if not payload_hash:
+            data = body.read_body(environ)
+            payload_hash = hashlib.sha256(data).hexdigest()
+        signing_key = sigv4.verify(
+            environ, claim, key.secret_access_key, signing_paths(environ), payload_hash
+        )
+        signer = Signer(key, claim, signing_key, payload_hash, data)
+    expires_at = claim.expires_at()
+    if expires_at is not None:
+        moment = now()
+        if moment > expires_at:
+            raise _expired(expires_at, moment)
+    return signer
+
+
+def authorize(directory: S3Directory, name: str, key: S3Key) -> S3Bucket:
+    """The bucket, when ``key`` is its owner credential."""
+    bucket = directory.s3_bucket(name)
+    if bucket is None:
+        raise no_such_bucket(name)
+    if bucket.account_id != key.account_id or bucket.owner_access_key_id != key.access_key_id:
+        raise access_denied()
+    return bucket
+
+
+def _expired(expires_at: float, now: float) -> S3Error:
+    def stamp(moment: float) -> str:
+        return datetime.fromtimestamp(max(moment, 0), timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+    return S3Error(
+        403,
+        "AccessDenied",
+        "Request has expired",
+        extra={"Expires": stamp(expires_at), "ServerTime": stamp(now)},
+    )

@@ -1,0 +1,94 @@
+"""A request body as the S3 front reads it: once, whole, and drained when refused."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+from typing import Any
+
+from altostratus.emulator.s3 import chunked, sigv4
+from altostratus.emulator.s3.errors import S3Error
+
+_CHUNK = 1 << 20
+_DRAIN_LIMIT = 1 << 30
+_SINGLE_READ_LIMIT = 256 << 20
+_HEX_SHA256 = re.compile(r"[0-9a-f]{64}")
+
+
+def _content_length(environ: dict[str, Any]) -> int | None:
+    try:
+        return int(environ.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        raise S3Error(400, "InvalidArgument", "Content-Length is not a number.") from None
+
+
+def read_body(environ: dict[str, Any]) -> bytes:
+    """The whole request body, read once; marks the input as consumed. A body that cannot be
+    read (malformed chunked encoding, a dropped connection) is a 400."""
+    try:
+        return _read_all(environ)
+    except S3Error:
+        raise
+    except Exception:  # the peer's bytes
+        environ["altostratus.body_read"] = True
+        raise S3Error(
+            400, "IncompleteBody", "The request body could not be read (malformed chunks?)."
+        ) from None
+
+
+def _read_all(environ: dict[str, Any]) -> bytes:
+    stream = environ["wsgi.input"]
+    if environ.get("wsgi.input_terminated"):
+        chunks = list(iter(lambda: stream.read(_CHUNK), b""))
+    else:
+        remaining = _content_length(environ) or 0
+        chunks = []
+        if 0 < remaining <= _SINGLE_READ_LIMIT:
+            chunks.append(stream.read(remaining))
+            remaining -= len(chunks[0])
+        while remaining > 0:
+            chunk = stream.read(min(remaining, _CHUNK))
+            if not chunk:
+                raise S3Error(400, "IncompleteBody", "The request body ended early.")
+            chunks.append(chunk)
+            remaining -= len(chunk)
+    environ["altostratus.body_read"] = True
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+
+
+def drain(environ: dict[str, Any]) -> None:
+    """Read an unread body so the connection stays usable for the next request."""
+    if environ.get("altostratus.body_read") or environ.get("wsgi.input_terminated"):
+        return
+    try:
+        remaining = _content_length(environ) or 0
+    except S3Error:
+        return
+    if remaining > _DRAIN_LIMIT:
+        return
+    stream = environ["wsgi.input"]
+    while remaining > 0:
+        chunk = stream.read(min(remaining, _CHUNK))
+        if not chunk:
+            return
+        remaining -= len(chunk)
+    environ["altostratus.body_read"] = True
+
+
+def check_payload(
+    body: bytes, payload_hash: str, signature: sigv4.Signature, signing_key: bytes
+) -> None:
+    if payload_hash in (sigv4.UNSIGNED_PAYLOAD, chunked.STREAMING_UNSIGNED_TRAILER):
+        return
+    if payload_hash in (chunked.STREAMING_SIGNED, chunked.STREAMING_SIGNED_TRAILER):
+        chunked.verify_chunks(body, signature, signing_key)
+        return
+    if not _HEX_SHA256.fullmatch(payload_hash):
+        raise S3Error(400, "InvalidArgument", "x-amz-content-sha256 is not a valid value.")
+    if not hmac.compare_digest(hashlib.sha256(body).hexdigest(), payload_hash):
+        raise S3Error(
+            400,
+            "XAmzContentSHA256Mismatch",
+            "The provided 'x-amz-content-sha256' header does not match what was computed.",
+        )
