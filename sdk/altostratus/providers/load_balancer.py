@@ -66,6 +66,30 @@ def _backends(value: Any) -> Any:
     return [{k: to_int(v) for k, v in backend.items()} for backend in value]
 
 
+def _address(backend: dict[str, Any]) -> tuple[str, Any, Any]:
+    return (
+        str(backend.get("ip")),
+        to_int(backend.get("source_port")),
+        to_int(backend.get("target_port")),
+    )
+
+
+def completed_backends(answered: Any, given: Any) -> Any:
+    """The answered backends, each field the service leaves out (the official clients' answers
+    may lack ``protocol``) taken from the given backend of the same address and ports: what the
+    service does not report stays as the program set it, rather than show as a change."""
+    if not isinstance(answered, list) or not isinstance(given, list):
+        return answered
+    by_address = {_address(backend): backend for backend in given if isinstance(backend, dict)}
+    completed = []
+    for backend in answered:
+        if isinstance(backend, dict):
+            match = by_address.get(_address(backend), {})
+            backend = {key: match.get(key) if v is None else v for key, v in backend.items()}
+        completed.append(backend)
+    return completed
+
+
 @dataclass
 class LoadBalancerArgs:
     network_id: pulumi.Input[str] | None = arg(_validate.text, required=True, replaces=True)
@@ -133,6 +157,13 @@ class LoadBalancerProvider(Provider["LoadBalancerRecord"]):
 
     def _ready(self, record: LoadBalancerRecord) -> bool:
         return record.state == "available"
+
+    def _live(
+        self, api: Client, record: LoadBalancerRecord, props: dict[str, Any]
+    ) -> dict[str, Any]:
+        live = super()._live(api, record, props)
+        live["backends"] = completed_backends(live.get("backends"), props.get("backends"))
+        return live
 
 
 class LoadBalancer(
