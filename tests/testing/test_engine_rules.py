@@ -12,6 +12,7 @@ from altostratus.testing._engine import Deployment
 from altostratus.testing._operations import destroy, refresh
 from altostratus.testing._process import CheckFailure, DiffAnswer
 from altostratus.testing._state import Goal
+from altostratus.testing._steps import Canceled, ResourceFailed
 
 TYPE = "pulumi-python:dynamic/altostratus:Thing"
 
@@ -29,6 +30,7 @@ class ScriptedProcess:
         self.calls: list[tuple[str, str]] = []
         self.barrier: threading.Barrier | None = None
         self.failing_deletes: set[str] = set()
+        self.fail_creates: set[str] = set()
 
     def _meet(self) -> None:
         if self.barrier is not None:
@@ -44,6 +46,8 @@ class ScriptedProcess:
 
     def create(self, urn: str, props: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         self.calls.append(("create", urn))
+        if urn in self.fail_creates:
+            raise RuntimeError("refused")
         return f"id-{urn.rsplit('::', 1)[-1]}", dict(props)
 
     def update(self, urn: str, id_: str, olds: Any, news: dict[str, Any]) -> dict[str, Any]:
@@ -127,7 +131,7 @@ def test_a_failed_deferred_delete_is_retried_by_the_next_up() -> None:
     old = Snapshot([state("a", {"size": 1, "normalised": True}), state("gone", {})])
     deployment, after = up(process, old, size=1)
     assert [f.op for f in deployment.failures] == ["delete"]
-    assert [r.name for r in after.resources] == ["gone", "a"]
+    assert [r.name for r in after.resources] == ["a", "gone"]
 
     process.failing_deletes = set()
     deployment, after = up(process, after, size=1)
@@ -148,3 +152,68 @@ def test_the_delete_before_replace_option_overrides_the_provider(delete_first: b
     deployment.finish()
     ops = [op for op, _ in process.calls]
     assert ops == (["delete", "create"] if delete_first else ["create", "delete"])
+
+
+class DeleteFirst(ScriptedProcess):
+    """``a`` asks to be replaced, deleted first; ``b``, fed by ``a``, is replaced with it."""
+
+    def diff(self, urn: str, id_: str, olds: Any, news: Any, old_inputs: Any = None) -> DiffAnswer:
+        if news != {k: v for k, v in olds.items() if k in news}:
+            return DiffAnswer(DiffAnswer.DIFF_SOME, sorted(news), delete_before_replace=True)
+        return DiffAnswer(DiffAnswer.DIFF_NONE)
+
+
+def chain() -> Snapshot:
+    b = state("b", {"a_id": "id-a"}, property_dependencies={"a_id": [urn("a")]})
+    return Snapshot([state("a", {"size": 1}), b])
+
+
+def test_a_dependent_deleted_first_and_never_recreated_stays_pending_replacement() -> None:
+    process = DeleteFirst()
+    deployment = Deployment(chain(), process, {})  # type: ignore[arg-type]
+    deployment.register(Goal(urn("a"), TYPE, "a", {"size": 2}))
+    after = deployment.finish(failed=True)  # the program failed before declaring b
+    assert process.calls == [("delete", urn("b")), ("delete", urn("a")), ("create", urn("a"))]
+    (b,) = [res for res in after.resources if res.name == "b"]
+    assert b.pending_replacement
+
+    # The next up recreates b without deleting it again, and refresh leaves it alone.
+    process.calls.clear()
+    refreshed = refresh(after, process)  # type: ignore[arg-type]
+    assert process.calls == [("read", urn("a"))]
+    assert refreshed.snapshot.resources[1] == b
+    assert refreshed.operations[urn("b")] == "same"
+    process.calls.clear()
+    deployment = Deployment(after, process, {})  # type: ignore[arg-type]
+    deployment.register(Goal(urn("a"), TYPE, "a", {"size": 2}))
+    deployment.register(Goal(urn("b"), TYPE, "b", {"a_id": "id-a"}))
+    final = deployment.finish()
+    assert deployment.operations == {urn("a"): "same", urn("b"): "replace"}
+    assert process.calls == [("create", urn("b"))]
+    assert [(r.name, r.pending_replacement) for r in final.resources] == [
+        ("a", False),
+        ("b", False),
+    ]
+
+
+def test_a_dependent_deleted_first_and_no_longer_declared_is_only_forgotten() -> None:
+    process = DeleteFirst()
+    deployment = Deployment(chain(), process, {})  # type: ignore[arg-type]
+    deployment.register(Goal(urn("a"), TYPE, "a", {"size": 2}))
+    after = deployment.finish()
+    assert deployment.operations == {urn("a"): "replace", urn("b"): "delete"}
+    assert process.calls == [("delete", urn("b")), ("delete", urn("a")), ("create", urn("a"))]
+    assert [r.name for r in after.resources] == ["a"]
+
+
+def test_after_a_failed_step_no_other_step_starts() -> None:
+    process = ScriptedProcess()
+    process.fail_creates = {urn("x")}
+    deployment = Deployment(Snapshot(), process, {})  # type: ignore[arg-type]
+    with pytest.raises(ResourceFailed):
+        deployment.register(Goal(urn("x"), TYPE, "x", {}))
+    with pytest.raises(Canceled):
+        deployment.register(Goal(urn("y"), TYPE, "y", {}))
+    assert process.calls == [("create", urn("x"))]
+    assert [f.urn for f in deployment.failures] == [urn("x")]
+    assert deployment.finish().resources == []

@@ -296,3 +296,14 @@ def test_a_project_reads_its_config_defaults_and_its_stack_file(
     result = other.up()
     assert result.resources["Network:app"].inputs["label"] == "from-the-project"
     assert result.outputs["token"].value == "t" and result.outputs["token"].secret
+
+
+def test_a_stack_reference_reads_the_stack_it_names_not_its_own_name(
+    altostratus_stack: Callable[..., Stack],
+) -> None:
+    def program() -> None:
+        other = pulumi.StackReference("network", stack_name="organization/network/prod")
+        pulumi.export("label", other.get_output("label"))
+
+    stack = altostratus_stack(program, references={"organization/network/prod": {"label": "x"}})
+    assert stack.up().output_values() == {"label": "x"}

@@ -125,3 +125,56 @@ def test_refresh_and_destroy_use_the_configuration_stored_by_the_last_up(
     stack.set_config("altostratus:apiKey", "sk-rotated-0123456789abcdef", secret=True)
     stack.destroy()  # with the stored, right key
     assert leftovers(fresh_emulator) == {}
+
+
+def test_declaring_a_resource_the_stack_only_read_creates_one_in_its_place(
+    make_stack: Callable[..., Stack], fresh_emulator: Emulator
+) -> None:
+    with Client(api_key=fresh_emulator.api_key, api_url=fresh_emulator.api_url) as client:
+        existing = client.networks.create(label="shared", cidr_v4="10.64.0.0/24")
+
+    def program() -> None:
+        if pulumi.Config().get_bool("own"):
+            alto.Network("shared", label="own", cidr_v4="10.64.0.0/24")
+        else:
+            alto.Network("shared", opts=pulumi.ResourceOptions(id=existing.id))
+
+    stack = make_stack(program)
+    assert stack.up().operations == {"Network:shared": "read"}
+    stack.set_config("own", "true")
+    assert stack.preview().changed() == {"Network:shared": "replace"}
+    owned = stack.up().resources["Network:shared"]
+
+    # The one it read is left as it was; the stack now owns a new one.
+    assert owned.id != existing.id and owned.outputs["label"] == "own"
+    with Client(api_key=fresh_emulator.api_key, api_url=fresh_emulator.api_url) as client:
+        kept = client.networks.get(existing.id)
+    assert (kept.label, kept.cidr) == ("shared", "10.64.0.0/24")
+    stack.destroy()
+    assert leftovers(fresh_emulator) == {"networks": 1}
+
+
+def test_reading_another_resource_in_place_of_an_owned_one_deletes_the_owned_one(
+    make_stack: Callable[..., Stack], fresh_emulator: Emulator
+) -> None:
+    with Client(api_key=fresh_emulator.api_key, api_url=fresh_emulator.api_url) as client:
+        existing = client.networks.create(label="shared", cidr_v4="10.66.0.0/24")
+
+    def program() -> None:
+        if pulumi.Config().get_bool("read"):
+            alto.Network("app", opts=pulumi.ResourceOptions(id=existing.id))
+        else:
+            alto.Network("app", cidr_v4="10.67.0.0/24")
+
+    stack = make_stack(program)
+    owned = stack.up().resources["Network:app"]
+    stack.set_config("read", "true")
+    assert stack.up().operations == {"Network:app": "read"}
+
+    # ``GenerateReadSteps``: the owned network is relinquished by deleting it.
+    assert [r.id for r in stack.state.resources] == [existing.id]
+    with Client(api_key=fresh_emulator.api_key, api_url=fresh_emulator.api_url) as client:
+        assert [n.id for n in client.networks.list() if not n.default] == [existing.id]
+    assert owned.id != existing.id
+    stack.destroy()
+    assert leftovers(fresh_emulator) == {"networks": 1}

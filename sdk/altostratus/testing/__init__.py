@@ -24,11 +24,16 @@ check against the old inputs, diff against the old outputs ("changes unknown" di
 create, update, or replace (checked again with no olds; the replacement created first and the
 old resource deleted at the end, dependents first; delete-before-replace when the diff or
 ``delete_before_replace`` asks, deleting first the dependents it would replace); resources no
-longer declared deleted; resources registered concurrently as their inputs resolve; preview with
-unknowns and no change; secrets marked by key and ``additional_secret_outputs``; the stack
-configuration stored with the state as the provider's inputs and used by refresh and destroy;
-refresh and destroy in parallel; ``ResourceOptions(id=...)`` reads; ``aliases``;
-``import_`` failing as the engine fails for dynamic providers.
+longer declared deleted; a resource a delete-before-replace deleted kept "pending replacement"
+when the deployment fails, and recreated (not deleted again) by the next; after the first failed
+step no other step starts (those running finish and are kept); resources registered concurrently
+as their inputs resolve; preview with unknowns and no change; secrets marked by key and
+``additional_secret_outputs``; the stack configuration stored with the state as the provider's
+inputs and used by refresh and destroy; refresh and destroy in parallel, four steps per CPU as
+the engine's default ``--parallel``; ``ResourceOptions(id=...)`` reads (reading another resource
+under the URN of an owned one deletes the owned one; declaring a resource that was only read
+creates one in its place); ``aliases``; ``import_`` failing as the engine fails for dynamic
+providers.
 
 What it does not do, so that nobody mistakes it for the engine:
 
@@ -36,14 +41,17 @@ What it does not do, so that nobody mistakes it for the engine:
   ``delete_before_replace`` and ``additional_secret_outputs`` are ignored: ``protect``,
   ``ignore_changes``, ``replace_on_changes``, ``retain_on_delete``, ``deleted_with``,
   ``custom_timeouts`` (no effect on dynamic providers anyway), transforms and hooks;
-- no ``--target``, no plans, no policy packs, no ``pulumi import``, no explicit provider
-  resources (``ResourceOptions(provider=...)``): every dynamic resource uses one provider
-  configured with the stack's configuration;
+- no ``--target``, ``--continue-on-error``, plans, policy packs, ``pulumi import``, explicit
+  provider resources (``ResourceOptions(provider=...)``): every dynamic resource uses one
+  provider configured with the stack's configuration;
 - resources of other providers are not run: they get the outputs the test supplies
   (``other_resources``), by default their inputs; provider functions answer through ``invoke``;
 - a ``StackReference`` sees the outputs the test gives (``references``/``set_reference``);
 - ``up()`` is ``pulumi up --skip-preview``: call ``preview()`` first to see what ``pulumi up``
   would show;
+- the engine's step generator checks and diffs one registration at a time; the runner checks and
+  diffs registrations that arrive together at once (the calls interleave differently; each
+  resource's outcome is the same);
 - the program runs in the test's process and interpreter, not in its project's virtualenv
   (from its folder, or the one ``main:`` names, as the language host runs it);
 - of a project's configuration files, the defaults of ``Pulumi.yaml`` and the plain values of

@@ -24,7 +24,14 @@ from altostratus.testing._properties import (
     reveal,
 )
 from altostratus.testing._state import Goal, ResourceState, Snapshot, is_dynamic
-from altostratus.testing._steps import EventSink, ResourceFailed, Steps, antichains, in_parallel
+from altostratus.testing._steps import (
+    Canceled,
+    EventSink,
+    ResourceFailed,
+    Steps,
+    antichains,
+    in_parallel,
+)
 
 OtherProvider = Callable[[Goal], tuple[str, Properties]]
 """Outputs of a resource another provider manages: its id and outputs, given its goal."""
@@ -73,9 +80,10 @@ class Deployment:
             self._registering += 1
         try:
             return self._register(goal)
+        except Canceled:
+            raise
         except ResourceFailed as failed:
-            with self._lock:
-                self.failures.append(failed)
+            self._failed(failed)
             raise
         finally:
             with self._lock:
@@ -84,11 +92,18 @@ class Deployment:
 
     def fail(self, failed: ResourceFailed) -> NoReturn:
         """Record a failure the program's monitor found, as the engine reports it, and raise it."""
-        with self._lock:
-            self.failures.append(failed)
+        self._failed(failed)
         raise failed
 
+    def _failed(self, failed: ResourceFailed) -> None:
+        """Record a failure; from now on no step starts (see ``Canceled``)."""
+        with self._lock:
+            self.failures.append(failed)
+        self.steps.cancel()
+
     def _register(self, goal: Goal) -> tuple[str, Properties]:
+        # After a failure the engine generates no more steps (``deploymentExecutor.Execute``).
+        self.steps.check_canceled(goal.urn)
         with self._lock:
             old = self._take_old(goal)
         if not goal.custom:
@@ -139,23 +154,36 @@ class Deployment:
             inputs, failures = self.process.check_result(
                 goal.urn, reveal(olds), reveal(goal.properties)
             )
-        if failures:
-            # ``issueCheckErrors`` reports each failure; the resource is invalid.
-            reasons = "; ".join(f"{f.property}: {f.reason}" for f in failures)
-            raise ResourceFailed(goal.urn, "check", reasons, failures=failures)
+            if failures:
+                # ``issueCheckErrors`` reports each failure; the resource is invalid and the
+                # step generator bails (``continueStepsFromImport``).
+                reasons = "; ".join(f"{f.property}: {f.reason}" for f in failures)
+                raise ResourceFailed(goal.urn, "check", reasons, failures=failures)
         return annotate_secrets(inputs, goal.properties)
 
     def _register_dynamic(self, goal: Goal, old: ResourceState | None) -> tuple[str, Properties]:
         with self._lock:
-            recreating = goal.urn in self._deleted
-        # ``continueStepsFromImport``: no olds when the resource is new or was deleted earlier in
-        # this deployment (a delete-before-replace of a resource it depends on).
-        inputs = self._check(goal, {} if old is None or recreating else old.inputs)
+            recreating = old is not None and old.urn in self._deleted
+        # ``continueStepsFromImport``: no olds when the resource is new, was deleted earlier in
+        # this deployment (a delete-before-replace of a resource it depends on), or was only read
+        # (``External``): Pulumi does not own its inputs.
+        fresh = old is None or recreating or old.external
+        inputs = self._check(goal, {} if old is None or fresh else old.inputs)
         if old is None:
             return self._create(goal, inputs, "create")
         if recreating:
             # Case 1 "recreating": already deleted, so it is replaced without a diff.
             return self._create(goal, inputs, "replace")
+        if old.external:
+            # Case 2 "wasExternal": a resource the stack only read is now declared. Pulumi may
+            # not touch the one it read, so it creates one in its place; the read one is
+            # "deleted" at the end, which for an external resource only forgets it.
+            self._condemn(old)
+            return self._create(goal, inputs, "replace")
+        if old.pending_replacement:
+            # ``continueStepsFromDiff``: deleted by an earlier, failed deployment's
+            # delete-before-replace, so replaced whatever the diff says, with nothing to delete.
+            return self._create(goal, self._check(goal, {}), "replace")
         diff = self._diff(goal.urn, old, inputs)
         with self._lock:
             self.diffs[goal.urn] = diff
@@ -208,9 +236,7 @@ class Deployment:
             delete_first = goal.delete_before_replace
         if not delete_first:
             # Create the replacement now; the old one is deleted after every other step.
-            with self._lock:
-                old.delete = True
-                self._condemned.append(old)
+            self._condemn(old)
             return self._create(goal, inputs, "replace")
         # Delete-before-replace: first the dependents that the replacement would replace
         # (``calculateDependentReplacements``), in reverse dependency order, then the old one.
@@ -220,7 +246,17 @@ class Deployment:
             self._delete(res, "delete-replaced")
             with self._lock:
                 self._deleted.add(res.urn)
+                # ``DeleteStep.Apply``: once deleted, the old state stays in the snapshot marked
+                # ``PendingReplacement`` until its replacement is created.
+                res.pending_replacement = not self.preview
         return self._create(goal, inputs, "replace")
+
+    def _condemn(self, old: ResourceState) -> None:
+        """Mark ``old`` for deletion at the end of the deployment (``CreateStep.Apply`` sets
+        ``Delete`` on the state it replaced)."""
+        with self._lock:
+            old.delete = True
+            self._condemned.append(old)
 
     def _dependent_replacements(self, root: ResourceState) -> list[ResourceState]:
         """Old resources depending on ``root`` that its replacement would replace, in order.
@@ -282,10 +318,18 @@ class Deployment:
                 found, outs, _ = self.process.read(goal.urn, id_, props, props)
                 if not found:
                     raise ResourceFailed(goal.urn, "read", f"resource '{id_}' does not exist")
-        except ResourceFailed as failed:
-            with self._lock:
-                self.failures.append(failed)
+        except Canceled:
             raise
+        except ResourceFailed as failed:
+            self._failed(failed)
+            raise
+        with self._lock:
+            old = self._olds.get(goal.urn)
+        if old is not None and not old.external and old.id != id_:
+            # ``GenerateReadSteps``: reading, under the URN of a resource the stack manages,
+            # another resource replaces it: the managed one is deleted at the end of the
+            # deployment. Reading the same id only relinquishes it (no delete).
+            self._condemn(old)
         outputs = mark_secret_outputs(
             annotate_secrets(outs, goal.properties), goal.properties, goal.additional_secret_outputs
         )
@@ -304,6 +348,10 @@ class Deployment:
         if self.preview or res.external or not is_dynamic(res.type) or not res.custom:
             # ``DeleteStep.Apply``: deleting an External resource is a no-op.
             return
+        if res.pending_replacement:
+            # ``GenerateDeletes``: already deleted, it is only dropped from the state
+            # (``RemovePendingReplaceStep``).
+            return
         with self.steps.step(op, res.urn, res.type):
             self.process.delete(res.urn, res.id, reveal(res.outputs))
 
@@ -313,8 +361,12 @@ class Deployment:
         ``GenerateDeletes``: old resources pending deletion, replaced ones, and those the
         program no longer registers; ``ScheduleDeletes`` orders them. After a failure the
         engine deletes nothing and keeps every old resource not yet superseded in the state
-        (the replaced ones marked for deletion), so the next ``up`` finishes the job. A preview
+        (the replaced ones marked for deletion, those a delete-before-replace deleted marked
+        pending replacement), so the next ``up`` finishes the job. A preview
         only announces the deletes. ``failed`` tells that the program itself failed.
+
+        The new state lists the resources this deployment registered, then the old ones it
+        keeps (``SnapshotManager.Snap`` in ``pkg/backend/snapshot.go``).
 
         A failed program leaves steps running (a create it no longer waits for): as the engine's
         step executor does, ``finish`` waits for them and keeps what they made in the state.
@@ -324,11 +376,7 @@ class Deployment:
             news = list(self._news)
             recorded = {res.urn for res in news}
             unclaimed = [r for urn, r in self._olds.items() if urn not in self._operated]
-            unfinished = [
-                old
-                for urn, old in self._taken.items()
-                if urn not in recorded and old.urn not in self._deleted
-            ]
+            unfinished = [old for urn, old in self._taken.items() if urn not in recorded]
             condemned = [
                 res
                 for res in self.old.resources
@@ -345,13 +393,15 @@ class Deployment:
                 for res in self.old.resources
                 if res.delete or any(res is other for other in [*unclaimed, *unfinished])
             ]
-            return Snapshot(kept + news, dict(self.config))
+            return Snapshot(news + kept, dict(self.config))
         remaining: list[ResourceState] = []
         batches = antichains(condemned)
         for index, batch in enumerate(batches):
             results = in_parallel(lambda res: self._delete(res, self._delete_op(res)), batch)
             for res, result in zip(batch, results, strict=True):
-                if isinstance(result, BaseException):
+                if isinstance(result, Canceled):
+                    remaining.append(res)  # not deleted: an earlier step failed
+                elif isinstance(result, BaseException):
                     self.failures.append(_as_failure(res, result))
                     remaining.append(res)
                 elif not res.delete:
@@ -360,7 +410,7 @@ class Deployment:
                 remaining += [res for later in batches[index + 1 :] for res in later]
                 break
         kept = [res for res in self.old.resources if any(res is other for other in remaining)]
-        return Snapshot(kept + news, dict(self.config))
+        return Snapshot(news + kept, dict(self.config))
 
     def _delete_op(self, res: ResourceState) -> str:
         return "delete-replaced" if res.delete else "delete"

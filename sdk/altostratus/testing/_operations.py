@@ -13,7 +13,14 @@ from dataclasses import dataclass, field
 from altostratus.testing._process import ProviderProcess
 from altostratus.testing._properties import annotate_secrets, mark_secret_outputs, reveal
 from altostratus.testing._state import ResourceState, Snapshot, is_dynamic
-from altostratus.testing._steps import EventSink, ResourceFailed, Steps, antichains, in_parallel
+from altostratus.testing._steps import (
+    Canceled,
+    EventSink,
+    ResourceFailed,
+    Steps,
+    antichains,
+    in_parallel,
+)
 
 
 @dataclass
@@ -26,7 +33,10 @@ class Outcome:
 
 
 def _managed(res: ResourceState) -> bool:
-    return res.custom and is_dynamic(res.type)
+    """A resource a provider call can reach: a custom dynamic one not already deleted (one
+    pending replacement is neither read nor deleted: ``RefreshStep.Apply``,
+    ``GenerateDeletes``)."""
+    return res.custom and is_dynamic(res.type) and not res.pending_replacement
 
 
 def refresh_one(process: ProviderProcess, steps: Steps, res: ResourceState) -> ResourceState | None:
@@ -56,6 +66,7 @@ def refresh_one(process: ProviderProcess, steps: Steps, res: ResourceState) -> R
         property_dependencies=dict(res.property_dependencies),
         additional_secret_outputs=list(res.additional_secret_outputs),
         delete=res.delete,
+        pending_replacement=res.pending_replacement,
     )
 
 
@@ -70,7 +81,9 @@ def refresh(
     outcome = Outcome(Snapshot([], dict(snapshot.provider_config)))
     for res in snapshot.resources:
         result = refreshed.get(id(res), res)
-        if isinstance(result, ResourceFailed):
+        if isinstance(result, Canceled):
+            outcome.snapshot.resources.append(res)  # not read: an earlier step failed
+        elif isinstance(result, ResourceFailed):
             outcome.failures.append(result)
             outcome.snapshot.resources.append(res)
         elif isinstance(result, BaseException):
@@ -105,7 +118,9 @@ def destroy(
     batches = antichains(snapshot.resources)
     for index, batch in enumerate(batches):
         for res, result in zip(batch, in_parallel(delete, batch), strict=True):
-            if isinstance(result, BaseException):
+            if isinstance(result, Canceled):
+                left.append(res)  # not deleted: an earlier step failed
+            elif isinstance(result, BaseException):
                 failure = result if isinstance(result, ResourceFailed) else None
                 outcome.failures.append(
                     failure or ResourceFailed(res.urn, "delete", str(result), cause=result)

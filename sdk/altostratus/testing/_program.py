@@ -146,17 +146,20 @@ class EngineMonitor(MockMonitor):
     def ReadResource(self, request: Any) -> Any:
         urn = self.make_urn(request.parent, request.type, request.name)
         if request.type == REFERENCE_TYPE:
-            if request.name not in self.references:
+            # The builtin provider reads the stack its ``name`` input names (``StackReference``'s
+            # ``stack_name``, by default the resource's name): ``readStackReference`` in
+            # ``pkg/resource/deploy/builtins.go``.
+            stack = str(from_struct(request.properties).get("name") or request.id)
+            if stack not in self.references:
                 message = (
-                    f"no outputs given for the stack reference {request.name!r}: give them "
+                    f"no outputs given for the stack reference {stack!r}: give them "
                     "with Stack(references=...) or stack.set_reference(...)"
                 )
                 self.deployment.fail(ResourceFailed(urn, "read", message))
-            outputs = {"name": request.name, "outputs": dict(self.references[request.name])}
-            outputs["secretOutputNames"] = [
-                key for key, value in outputs["outputs"].items() if rpc.is_rpc_secret(value)
-            ]
-            id_ = request.name
+            given = dict(self.references[stack])
+            secrets = [key for key, value in given.items() if rpc.is_rpc_secret(value)]
+            outputs = {"name": stack, "outputs": given, "secretOutputNames": secrets}
+            id_ = stack
         else:
             goal = self._goal(request, urn, from_struct(request.properties))
             goal.custom = True

@@ -27,7 +27,7 @@ from altostratus.testing._project import load_project_name, stack_config
 from altostratus.testing._properties import Properties, reveal, secret
 from altostratus.testing._results import DeploymentFailed, Result
 from altostratus.testing._state import Goal, Snapshot
-from altostratus.testing._steps import EventSink, ResourceFailed
+from altostratus.testing._steps import Canceled, EventSink, ResourceFailed
 
 ENGINES = ("runner", "pulumi", "auto")
 
@@ -237,9 +237,10 @@ class Stack:
         snapshot = deployment.finish(failed=program_error is not None)
         failures = list(deployment.failures)
         command = "preview" if preview else "up"
-        if program_error is not None and not any(
+        reported = isinstance(program_error, Canceled) or any(
             program_error is f or program_error is f.cause for f in failures
-        ):
+        )
+        if program_error is not None and not reported:
             message = f"{type(program_error).__name__}: {program_error}"
             failures.append(ResourceFailed(f"{self.project}/{self.name}", "program", message))
         return self._conclude(command, deployment.operations, snapshot, failures, outputs, preview)

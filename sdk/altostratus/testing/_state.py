@@ -31,7 +31,9 @@ class ResourceState:
     ``inputs`` are the checked inputs and ``outputs`` the provider's outputs, both with their
     secrets marked. ``external`` resources were read (``ResourceOptions(id=...)``): the stack
     refers to them but does not own them, so destroy only forgets them. ``delete`` marks an old
-    resource replaced but not yet deleted (a failed deployment leaves it for the next one).
+    resource replaced but not yet deleted (a failed deployment leaves it for the next one);
+    ``pending_replacement`` one a delete-before-replace deleted before creating its replacement
+    (``PendingReplacement``): the next deployment replaces it without deleting it again.
     """
 
     urn: str
@@ -46,6 +48,7 @@ class ResourceState:
     property_dependencies: dict[str, list[str]] = field(default_factory=dict)
     additional_secret_outputs: list[str] = field(default_factory=list)
     delete: bool = False
+    pending_replacement: bool = False
 
     @property
     def name(self) -> str:

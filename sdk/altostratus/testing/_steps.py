@@ -8,6 +8,7 @@ runs independent steps (``pkg/resource/deploy/step_executor.go``).
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -21,9 +22,10 @@ EventSink = Callable[[StepEvent], None]
 T = TypeVar("T")
 R = TypeVar("R")
 
-PARALLEL = 10
-"""The engine's default ``--parallel`` is unbounded; the provider process serves a few calls at
-once anyway, so a handful of workers keeps every one of its threads busy."""
+PARALLEL = 4 * (os.cpu_count() or 1)
+"""Steps run at once, as the engine's default ``--parallel``: four per CPU (``defaultParallel``
+in ``pkg/cmd/pulumi/operations/up.go``). The provider process serves four calls at a time
+(``pulumi/dynamic/__main__.py``), under the engine as here."""
 
 
 class ResourceFailed(Exception):
@@ -48,12 +50,38 @@ class ResourceFailed(Exception):
         self.details = details or message
 
 
+class Canceled(ResourceFailed):
+    """A step not taken because an earlier one failed: not a failure of its own.
+
+    The engine cancels the step executor at the first failed step (``stepExecutor.
+    cancelDueToError`` in ``pkg/resource/deploy/step_executor.go``; ``--continue-on-error`` is
+    not modelled) and its step generator stops at the first error (``deploymentExecutor.
+    Execute`` in ``deployment_executor.go``): steps already running finish, no other starts.
+    """
+
+    def __init__(self, urn: str) -> None:
+        super().__init__(urn, "step", "canceled: an earlier step failed")
+
+
 class Steps:
-    """Reports each step to a sink and turns a failing provider call into ``ResourceFailed``."""
+    """Reports each step to a sink and turns a failing provider call into ``ResourceFailed``.
+
+    A failed step cancels the others: from then on every step refuses to start (``Canceled``),
+    as the engine's step executor does once a step has failed. Steps already running finish.
+    """
 
     def __init__(self, sink: EventSink | None, *, preview: bool) -> None:
         self.sink = sink
         self.preview = preview
+        self.canceled = False
+
+    def cancel(self) -> None:
+        self.canceled = True
+
+    def check_canceled(self, urn: str) -> None:
+        """Raise ``Canceled`` for ``urn`` once a step has failed."""
+        if self.canceled:
+            raise Canceled(urn)
 
     def emit(self, op: str, res_urn: str, type_: str, status: str, elapsed: float = 0.0,
              error: str | None = None) -> None:  # fmt: skip
@@ -62,11 +90,13 @@ class Steps:
 
     @contextmanager
     def step(self, op: str, urn: str, type_: str) -> Iterator[None]:
+        self.check_canceled(urn)
         started = time.monotonic()
         self.emit(op, urn, type_, "started")
         try:
             yield
         except ResourceFailed as failed:
+            self.cancel()
             self.emit(op, urn, type_, "failed", time.monotonic() - started, failed.message)
             raise
         except Exception as error:
@@ -74,6 +104,7 @@ class Steps:
             # A provider's uncaught exception arrives as its traceback: its last line says it.
             lines = [line for line in details.splitlines() if line.strip()]
             message = lines[-1].strip() if lines else details
+            self.cancel()
             self.emit(op, urn, type_, "failed", time.monotonic() - started, message)
             raise ResourceFailed(urn, op, message, cause=error, details=details) from error
         self.emit(op, urn, type_, "done", time.monotonic() - started)
