@@ -217,3 +217,36 @@ def test_listen_escapes_control_characters(listener: tuple[subprocess.Popen[str]
     assert line.startswith("verified  network.created\\x1b[2J\\r\\nverified  forged.event\\u202e")
     assert "resource net\\x07-1" in line
     assert not any(ch in line.rstrip("\n") for ch in "\x1b\r\n\x07\u202e")
+
+
+@pytest.mark.parametrize(
+    ("flags", "expected"),
+    [
+        (["--port", "99999"], "--port: '99999' is not a port: give 1 to 65535, or 0"),
+        (["--port", "-1"], "--port: '-1' is not a port"),
+        (["--host", "no-such-host.invalid", "--port", "0"], "unknown host; pass --host"),
+    ],
+)
+def test_listen_with_a_bad_port_or_host_fails_in_one_line(flags: list[str], expected: str) -> None:
+    answer = subprocess.run(
+        [*ALTOSTRATUS, "webhooks", "listen", "--secret", "s", *flags],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    err = answer.stderr.strip()
+    assert answer.returncode != 0 and len(err.splitlines()) == 1, err
+    assert expected in err and "Traceback" not in err
+
+
+def test_listen_on_a_busy_port_fails_in_one_line() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        answer = subprocess.run(
+            [*ALTOSTRATUS, "webhooks", "listen", "--secret", "s", "--port", str(port)],
+            capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+    err = answer.stderr.strip()
+    assert answer.returncode == 1 and len(err.splitlines()) == 1, err
+    assert f"cannot listen on 127.0.0.1:{port}: address already in use" in err
+    assert err.endswith("pass another --port, or 0 for a free one")

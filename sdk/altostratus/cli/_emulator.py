@@ -57,7 +57,8 @@ def _number(text: str) -> float:
     return value
 
 
-def _port(text: str) -> int:
+def port_number(text: str) -> int:
+    """A port flag's value: 1 to 65535, or 0 for a free one."""
     try:
         value = int(text, 10)
     except ValueError:
@@ -86,10 +87,10 @@ def _host(text: str) -> str:
 def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", type=_host, default="127.0.0.1", help="address to listen on")
     parser.add_argument(
-        "--port", type=_port, default=8787, help="API port, 1-65535 (0 picks a free one)"
+        "--port", type=port_number, default=8787, help="API port, 1-65535 (0 picks a free one)"
     )
     parser.add_argument(
-        "--s3-port", type=_port, default=8788, help="S3 port, 1-65535 (0 picks a free one)"
+        "--s3-port", type=port_number, default=8788, help="S3 port, 1-65535 (0 picks a free one)"
     )
     parser.add_argument(
         "--api-key", type=_api_key, default="local-dev-key", help="the default account's key"

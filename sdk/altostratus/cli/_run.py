@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from altostratus.cli._emulator import EXTRA_MODULES, _port
+from altostratus.cli._emulator import EXTRA_MODULES, port_number
 from altostratus.cli._failure import fail
 from altostratus.cli._project import NotAProject, Project
 
@@ -47,8 +47,12 @@ def register(commands: Any) -> None:
     parser.add_argument(
         "--show-secrets", action="store_true", help="print secret outputs in plain text"
     )
-    parser.add_argument("--port", type=_port, default=0, help="API port (default: a free one)")
-    parser.add_argument("--s3-port", type=_port, default=0, help="S3 port (default: a free one)")
+    parser.add_argument(
+        "--port", type=port_number, default=0, help="API port (default: a free one)"
+    )
+    parser.add_argument(
+        "--s3-port", type=port_number, default=0, help="S3 port (default: a free one)"
+    )
     parser.set_defaults(run=_run)
 
 

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import os
+import socket
 import sys
 from email.message import Message
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from altostratus.cli._emulator import port_number
 from altostratus.cli._failure import fail
 from altostratus.webhooks import InvalidDeliveryError, parse_delivery
 
@@ -33,7 +36,9 @@ def register(commands: Any) -> None:
     )
     listen.add_argument("--secret", help=f"the webhook's secret (default: ${SECRET_VARIABLE})")
     listen.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    listen.add_argument("--port", type=int, default=8789, help="port to listen on (0: any)")
+    listen.add_argument(
+        "--port", type=port_number, default=8789, help="port to listen on, 1-65535 (0: any)"
+    )
     listen.add_argument("--json", action="store_true", help="print each delivery as JSON")
     listen.set_defaults(run=run)
     webhooks.set_defaults(run=lambda _args: _usage(webhooks))
@@ -51,7 +56,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         server = make_server(args.host, args.port, secret, as_json=args.json)
     except OSError as error:
-        return fail(f"cannot listen on {args.host}:{args.port}: {error.strerror}; try --port")
+        where = f"cannot listen on {args.host}:{args.port}"
+        if isinstance(error, socket.gaierror) or error.errno == errno.EADDRNOTAVAIL:
+            return fail(f"{where}: unknown host; pass --host with an address of this machine")
+        reason = (error.strerror or str(error)).lower()
+        return fail(f"{where}: {reason}; pass another --port, or 0 for a free one")
     port = server.server_address[1]
     print(f"listening on http://{args.host}:{port}/ (Ctrl-C to stop)", flush=True)
     try:
