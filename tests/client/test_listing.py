@@ -38,8 +38,18 @@ def test_list_walks_every_page(
     ]
 
 
-def test_list_stops_at_an_empty_page(client: Client, api: FakeAPI) -> None:
-    api.queue(answer(200, page([RESERVED_IP], 1, 9)), answer(200, page([], 2, 9)))
+def test_list_walks_past_an_empty_page_to_the_last(client: Client, api: FakeAPI) -> None:
+    api.queue(
+        answer(200, page([RESERVED_IP], 1, 3)),
+        answer(200, page([], 2, 3)),
+        answer(200, page([RESERVED_IP | {"id": "last"}], 3, 3)),
+    )
+    assert [ip.id for ip in client.reserved_ips.list()] == [RESERVED_IP["id"], "last"]
+    assert len(api.requests) == 3
+
+
+def test_list_stops_at_the_last_page_named(client: Client, api: FakeAPI) -> None:
+    api.queue(answer(200, page([RESERVED_IP], 1, 2)), answer(200, page([], 2, 2)))
     assert len(client.reserved_ips.list()) == 1
     assert len(api.requests) == 2
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from altostratus.client import Client
 from altostratus.emulator import Emulator
 
 from .test_server import call
@@ -34,6 +35,18 @@ def test_records_existing_throughout_a_listing_appear_exactly_once(
     counts = {record_id: seen.count(record_id) for record_id in kept}
     assert set(counts.values()) == {1}, [i for i, c in counts.items() if c != 1]
     assert len(seen) == len(set(seen))
+
+
+def test_the_client_lists_past_a_page_whose_records_were_all_deleted(
+    fresh_emulator: Emulator,
+) -> None:
+    fresh_emulator.state.default_account.limits["public_ip_address"] = 400
+    with Client(api_key=fresh_emulator.api_key, api_url=fresh_emulator.api_url) as api:
+        made = [api.reserved_ips.create(name=f"ip{n}").id for n in range(250)]
+        for reserved_id in made[100:200]:  # the whole second page of 100
+            api.reserved_ips.delete(reserved_id)
+        listed = [ip.id for ip in api.reserved_ips.list()]
+    assert listed == made[:100] + made[200:]
 
 
 def test_deleted_places_are_forgotten_in_time_and_past_a_bound(

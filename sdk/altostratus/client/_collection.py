@@ -66,14 +66,16 @@ class Collection:
         return [_parse(model, item, "GET", path) for item in data]
 
     def _all_pages(self, model: type[M], path: str, region: str) -> list[M]:
-        """Every item of a paginated list, walking the pages in order."""
+        """Every item of a paginated list, walking the pages in order up to the last one the
+        latest answer names. A page may be empty before the last (its records deleted while the
+        list is walked): the walk goes on, so no record that exists throughout is missed."""
         items: list[M] = []
         page_number = 1
         while True:
             query = {"region": region, "page": page_number, "per_page": PER_PAGE}
             page = _parse(Page[Any], self._send("GET", path, query=query), "GET", path)
             items.extend(_parse(model, item, "GET", path) for item in page.items)
-            if not page.items or page_number >= page.pages:
+            if page_number >= page.pages:
                 return items
             page_number += 1
 
