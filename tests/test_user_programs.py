@@ -24,11 +24,23 @@ import pytest
 
 import altostratus
 import altostratus.client
+import altostratus.client.errors
+import altostratus.emulator
+import altostratus.lookups
 import altostratus.testing
+import altostratus.webhooks
 
 ROOT = Path(__file__).parents[1]
 PROGRAMS = Path(__file__).parent / "user_programs"
-PUBLIC_PACKAGES = (altostratus, altostratus.client, altostratus.testing)
+PUBLIC_PACKAGES = (
+    altostratus,
+    altostratus.client,
+    altostratus.client.errors,
+    altostratus.lookups,
+    altostratus.testing,
+    altostratus.emulator,
+    altostratus.webhooks,
+)
 _MARK = re.compile(r"# expect(?:-(?P<checker>mypy|pyright))?: (?P<fragment>.+?)\s*(?=# expect|$)")
 _MYPY_CONFIG = """\
 [mypy]
