@@ -6,11 +6,9 @@ Each test names both sides, so changing one declaration alone fails here.
 
 from __future__ import annotations
 
-import ast
 import re
 import types
 import typing
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -193,41 +191,3 @@ def test_regions_agree() -> None:
     described = _schemas()["NetworkCreate"]["properties"]["region"]["description"]
     assert tuple(re.findall(r"\b[A-Z]{3}\d\b", described)) == emulator_base.REGIONS
     assert emulator_base.DEFAULT_REGION in emulator_base.REGIONS
-
-
-def _imports(package: Path) -> dict[str, set[str]]:
-    """Each module of ``package`` and the modules of it that it imports (type-only ones too)."""
-    root = package.parent
-    names = {
-        ".".join(path.relative_to(root).with_suffix("").parts).removesuffix(".__init__")
-        for path in package.rglob("*.py")
-    }
-    found: dict[str, set[str]] = {}
-    for path in package.rglob("*.py"):
-        name = ".".join(path.relative_to(root).with_suffix("").parts).removesuffix(".__init__")
-        deps = set()
-        for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                whole = [f"{node.module}.{alias.name}" for alias in node.names]
-                deps |= {m for m in whole if m in names}
-                if not all(m in names for m in whole):
-                    deps.add(node.module)
-            elif isinstance(node, ast.Import):
-                deps |= {alias.name for alias in node.names}
-        found[name] = deps & names
-    return found
-
-
-def test_no_two_emulator_modules_import_each_other() -> None:
-    """A package's ``__init__`` and its own modules aside (the package gathers what they
-    define, they name its types)."""
-    import altostratus.emulator
-
-    imports = _imports(Path(altostratus.emulator.__file__).parent)
-    circles = sorted(
-        (a, b)
-        for a, deps in imports.items()
-        for b in deps
-        if a < b and a in imports.get(b, set()) and not b.startswith(a + ".")
-    )
-    assert circles == []

@@ -141,7 +141,7 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     try:
-        from altostratus.emulator.__main__ import run
+        from altostratus.cli._serve import run
     except ModuleNotFoundError as error:
         if (error.name or "").split(".")[0] not in EXTRA_MODULES:
             raise

@@ -20,7 +20,7 @@ Once adopted, the resource is the stack's like any other: ``pulumi destroy`` del
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pulumi.dynamic import CheckFailure
 
@@ -28,17 +28,32 @@ from altostratus.providers._validate import contains_unknown
 
 if TYPE_CHECKING:
     from altostratus.client import Client
-    from altostratus.providers._base import Provider
+    from altostratus.providers._inputs import Field
 
 ADOPT_ID = "__adopt_id"
 """Hidden input: the id of the existing record to adopt instead of creating one."""
+
+
+class Adopter(Protocol):
+    """What adoption needs of a provider (``_base.Provider`` has it)."""
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def naming(self) -> str | None: ...
+
+    @property
+    def fields(self) -> tuple[Field, ...]: ...
+
+    def _fetch(self, api: Client, id_: str, props: dict[str, Any]) -> dict[str, Any]: ...
 
 
 class AdoptionRefused(ValueError):
     """The record cannot be adopted as the program declares it; the message says why."""
 
 
-def check_adoption(provider: Provider[Any], news: dict[str, Any]) -> list[CheckFailure]:
+def check_adoption(provider: Adopter, news: dict[str, Any]) -> list[CheckFailure]:
     """Failures of an adoption's inputs: the id must be text, the name given."""
     adopt_id = news.get(ADOPT_ID)
     if adopt_id is None:
@@ -52,7 +67,7 @@ def check_adoption(provider: Provider[Any], news: dict[str, Any]) -> list[CheckF
     return []
 
 
-def adopt(provider: Provider[Any], api: Client, inputs: dict[str, Any]) -> dict[str, Any]:
+def adopt(provider: Adopter, api: Client, inputs: dict[str, Any]) -> dict[str, Any]:
     """The live outputs of the record to adopt, when it matches the inputs."""
     id_ = str(inputs[ADOPT_ID])
     live = provider._fetch(api, id_, inputs)
@@ -76,7 +91,7 @@ def adopt(provider: Provider[Any], api: Client, inputs: dict[str, Any]) -> dict[
     return live
 
 
-def refuse_replacing(provider: Provider[Any], news: dict[str, Any], replaces: list[str]) -> None:
+def refuse_replacing(provider: Adopter, news: dict[str, Any], replaces: list[str]) -> None:
     """Raise when a program that still adopts a record would replace it."""
     if replaces and news.get(ADOPT_ID):
         raise AdoptionRefused(

@@ -1,0 +1,80 @@
+"""``altostratus emulator`` (and ``python -m altostratus.emulator``): serve until Ctrl-C or
+SIGTERM. Imported when the command runs, as it needs the ``emulator`` extra; its flags are
+declared in ``_emulator``."""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import threading
+from types import FrameType
+
+from altostratus.cli._failure import fail
+from altostratus.emulator import Emulator, StateFileError
+from altostratus.emulator.server import ListenError
+
+_FLAGS = {"API": "--port", "S3": "--s3-port"}
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve until SIGTERM or Ctrl-C, then stop both servers (answers in progress finish)."""
+    stop = threading.Event()
+
+    def on_signal(signum: int, frame: FrameType | None) -> None:
+        stop.set()
+
+    try:
+        previous = signal.signal(signal.SIGTERM, on_signal)
+    except ValueError:  # not the main thread: only Ctrl-C (or the caller) stops the server
+        previous = None
+    try:
+        return _serve(args, stop)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _serve(args: argparse.Namespace, stop: threading.Event) -> int:
+    try:
+        emulator = _emulator(args)
+    except StateFileError as error:
+        return fail(str(error))
+    try:
+        emulator.start()
+    except ListenError as error:
+        emulator.stop()
+        hint = "pass --host with an address of this machine"
+        if not error.bad_host:
+            hint = f"pass another {_FLAGS.get(error.name, '--port')}, or 0 for a free one"
+        return fail(f"{error}; {hint}")
+    try:
+        print(f"API:     {emulator.api_url}")
+        print(f"S3:      {emulator.s3_url}")
+        print(f"API key: {emulator.api_key}")
+        if emulator.folder is not None:
+            print(f"State:   {emulator.folder.path}")
+        sys.stdout.flush()
+        while not stop.wait(0.5):
+            pass
+    except KeyboardInterrupt:
+        pass
+    finally:
+        emulator.stop()
+    return 0
+
+
+def _emulator(args: argparse.Namespace) -> Emulator:
+    return Emulator(
+        host=args.host,
+        port=args.port,
+        s3_port=args.s3_port,
+        api_key=args.api_key,
+        time_scale=args.time_scale,
+        lb_ready_seconds=args.lb_ready_seconds,
+        objectstore_ready_seconds=args.objectstore_ready_seconds,
+        delete_seconds=args.delete_seconds,
+        rate_limit=args.rate_limit,
+        remote_deliveries=args.remote_deliveries,
+        state_dir=args.state_dir,
+    )

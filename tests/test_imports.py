@@ -1,0 +1,130 @@
+"""The package's modules import one way: no module reaches itself through the modules it imports.
+
+Every import statement counts, wherever it stands: at module level, inside a function (imported
+late, to keep an extra or Pulumi out of a light import), under ``if TYPE_CHECKING:`` (for hints
+only), and in a package's list of public names (loaded on first use). One kind is left out: a
+module naming, for its hints only, a type of a package it belongs to (the stores name ``State``,
+which composes them).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import altostratus
+
+PACKAGE = Path(altostratus.__file__).parent
+
+
+def _name(path: Path) -> str:
+    return ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts).removesuffix(
+        ".__init__"
+    )
+
+
+def _type_only(tree: ast.Module) -> set[ast.AST]:
+    """The import statements inside ``if TYPE_CHECKING:`` blocks."""
+    found: set[ast.AST] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and ast.unparse(node.test) in (
+            "TYPE_CHECKING",
+            "typing.TYPE_CHECKING",
+        ):
+            found.update(
+                n
+                for s in node.body
+                for n in ast.walk(s)
+                if isinstance(n, (ast.Import, ast.ImportFrom))
+            )
+    return found
+
+
+def _imported(node: ast.Import | ast.ImportFrom, module: str, is_package: bool) -> list[str]:
+    """The names an import statement loads, as dotted module paths (a module's attribute is
+    named as ``module.attribute``)."""
+    if isinstance(node, ast.Import):
+        return [alias.name for alias in node.names]
+    base = node.module or ""
+    if node.level:
+        parts = module.split(".")
+        parts = parts if is_package else parts[:-1]
+        parts = parts[: len(parts) - (node.level - 1)]
+        base = ".".join([*parts, *([base] if base else [])])
+    return [f"{base}.{alias.name}" for alias in node.names]
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Each module of the package and the modules of the package it imports."""
+    paths = {_name(path): path for path in PACKAGE.rglob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for module, path in paths.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        type_only = _type_only(tree)
+        edges: set[str] = set()
+        for node in ast.walk(tree):
+            if not isinstance(node, (ast.Import, ast.ImportFrom)):
+                continue
+            for name in _imported(node, module, path.name == "__init__.py"):
+                while name and name not in paths:
+                    name = name.rpartition(".")[0]
+                own_package = module.startswith(name + ".")
+                if name and name != module and not (own_package and node in type_only):
+                    edges.add(name)
+        graph[module] = edges
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for nxt in sorted(graph[node]):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                member = stack.pop()
+                group.append(member)
+                if member == node:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def _described(group: list[str], graph: dict[str, set[str]]) -> str:
+    members = set(group)
+    return "; ".join(f"{a} -> {b}" for a in group for b in sorted(graph[a] & members))
+
+
+def test_no_module_of_the_package_imports_itself_through_others() -> None:
+    graph = import_graph()
+    assert [_described(group, graph) for group in cycles(graph)] == []
+
+
+def test_the_graph_sees_imports_in_functions_hints_and_public_name_lists() -> None:
+    graph = import_graph()
+    assert "altostratus.cli._deploy" in graph["altostratus.cli._run"]  # inside a function
+    assert "altostratus.client" in graph["altostratus.providers._base"]  # hints only
+    assert "altostratus.providers" in graph["altostratus"]  # the public names
+    assert "altostratus.emulator.state" not in graph["altostratus.emulator.state.base"]
+
+
+def test_a_cycle_is_found_whatever_its_length() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert cycles(graph) == [["a", "b", "c"]]
