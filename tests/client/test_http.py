@@ -135,11 +135,47 @@ def test_attempts_are_bounded_by_max_retries(
     http: HTTPClient, api: FakeAPI, clock: FakeClock
 ) -> None:
     http.max_retries = 2
-    api.default = lambda request: answer(429, RATE_LIMITED, **{"Retry-After": "1"})
-    with pytest.raises(RateLimitError) as caught:
+    api.default = lambda request: answer(503, FAILED, **{"Retry-After": "1"})
+    with pytest.raises(ServerError):
         http.request("GET", "/v2/quota")
     assert len(api.requests) == 3
-    assert caught.value.retry_after == 1.0
+
+
+@pytest.mark.parametrize("method", ["GET", "POST"])
+def test_rate_limited_calls_are_retried_past_max_retries_within_the_time_budget(
+    http: HTTPClient, api: FakeAPI, clock: FakeClock, method: str
+) -> None:
+    http.max_retries = 2
+    api.queue(*[answer(429, RATE_LIMITED, **{"Retry-After": "1"}) for _ in range(10)])
+    assert http.request(method, "/v2/webhooks", body=None) == OK
+    assert len(api.requests) == 11
+    assert clock.sleeps == [1.0] * 10
+    http.max_retries = 0  # still means no retry at all
+    api.queue(answer(429, RATE_LIMITED, **{"Retry-After": "1"}))
+    with pytest.raises(RateLimitError):
+        http.request(method, "/v2/webhooks", body=None)
+    assert len(api.requests) == 12
+
+
+def test_a_rate_limit_that_lasts_gives_up_at_max_retry_seconds(
+    http: HTTPClient, api: FakeAPI, clock: FakeClock
+) -> None:
+    http.max_retries = 2
+    http.max_retry_seconds = 10.0
+    api.default = lambda request: answer(429, RATE_LIMITED)
+    with pytest.raises(RateLimitError):
+        http.request("GET", "/v2/quota")
+    assert clock.sleeps == [0.5, 1.0, 2.0, 4.0]  # backing off as without Retry-After
+    assert clock.now <= 10.0
+
+
+def test_retry_after_waits_up_to_a_quarter_longer_so_limited_calls_spread(
+    http: HTTPClient, api: FakeAPI, clock: FakeClock
+) -> None:
+    http.random = lambda: 0.999
+    api.queue(answer(429, RATE_LIMITED, **{"Retry-After": "2"}), answer(200, OK))
+    http.request("GET", "/v2/quota")
+    assert clock.sleeps == pytest.approx([2.0 * 1.24975], rel=1e-6)
 
 
 def test_total_time_is_bounded_by_max_retry_seconds(

@@ -19,6 +19,7 @@ from altostratus.client.errors import (
     APITimeoutError,
     InvalidResponseError,
     OutcomeUnknownError,
+    RateLimitError,
     error_from_response,
     parse_retry_after,
 )
@@ -56,8 +57,12 @@ class HTTPClient:
       made, or the answer was 429. When it may have reached the server (a timeout or a dropped
       connection after sending, or a 5xx answer), `OutcomeUnknownError` is raised instead.
     - The delay doubles from 0.5 s up to 8 s, less up to 25 % jitter; a `Retry-After` header (in
-      seconds) replaces it. At most `max_retries` retries, and none that would end later than
+      seconds) replaces it, plus up to 25 % jitter, so that calls limited together do not come
+      back together. At most `max_retries` retries, and none that would end later than
       `max_retry_seconds` after the first attempt started.
+    - A 429 (the service did not take the call, and says when to come back) does not count
+      against `max_retries`: many calls at once under a rate limit all go through in the end,
+      each within `max_retry_seconds`. `max_retries=0` still retries nothing.
 
     `sleep`, `monotonic` and `random` are attributes so that tests can replace them. One instance
     may be shared by any number of threads.
@@ -99,7 +104,7 @@ class HTTPClient:
     ) -> Any:
         """Send a call and return its decoded JSON answer (None for an empty body)."""
         started = self.monotonic()
-        retry = 0
+        retry = counted = 0
         while True:
             try:
                 return self._send(method, path, params, body)
@@ -109,12 +114,17 @@ class HTTPClient:
                 if delay is None:
                     delay = min(MAX_RETRY_DELAY, INITIAL_RETRY_DELAY * 2**retry)
                     delay *= 1 - 0.25 * self.random()
+                else:
+                    delay *= 1 + 0.25 * self.random()
                 elapsed = self.monotonic() - started
-                if retry >= self.max_retries or elapsed + delay > self.max_retry_seconds:
+                limited = isinstance(error, RateLimitError) and self.max_retries > 0
+                spent = counted >= self.max_retries and not limited
+                if spent or elapsed + delay > self.max_retry_seconds:
                     raise error from error.__cause__
                 _log.debug("retrying %s %s in %.2f s after: %s", method, path, delay, error)
                 self.sleep(delay)
                 retry += 1
+                counted += 0 if limited else 1
 
     def close(self) -> None:
         self._client.close()

@@ -49,7 +49,7 @@ from altostratus.client.errors import (
     NotFoundError,
     OutcomeUnknownError,
 )
-from altostratus.providers import _config
+from altostratus.providers import _config, _threads
 from altostratus.providers._adopt import ADOPT_ID, adopt, check_adoption, refuse_replacing
 from altostratus.providers._inputs import NAME_PREFIX, auto_name
 from altostratus.providers._records import RecordHooks, RecordT
@@ -84,7 +84,9 @@ class Provider(RecordHooks[RecordT], ResourceProvider):
         return (type(self), ())
 
     def configure(self, req: ConfigureRequest) -> None:
+        """Take the stack config; in the provider process, also its bound of calls at once."""
         _config.configure(req.config)
+        _threads.serve_at_once(_config.provider_threads())
 
     def _check_together(self, inputs: dict[str, Any]) -> list[CheckFailure]:
         """Rules spanning several inputs (known values only)."""

@@ -8,7 +8,8 @@ Keys read: ``altostratus:apiKey``, ``altostratus:apiUrl``, ``altostratus:region`
 client's fallbacks: environment, the service CLI's files, defaults) and
 ``altostratus:waitTimeoutSeconds`` (default 600), the bound of every readiness wait, and
 ``altostratus:requestTimeoutSeconds``, how long one request may wait for its answer (the client's
-default: 30 s to read, 5 s to connect).
+default: 30 s to read, 5 s to connect), and ``altostratus:providerThreads``, how many calls the
+provider process serves at once (see ``_threads``).
 """
 
 from __future__ import annotations
@@ -27,8 +28,15 @@ CONFIG_KEYS = (
     "altostratus:region",
     "altostratus:waitTimeoutSeconds",
     "altostratus:requestTimeoutSeconds",
+    "altostratus:providerThreads",
 )
 DEFAULT_WAIT_TIMEOUT = 600.0
+#: Calls served at once by default: enough for every balancer and store of a large stack to wait
+#: at the same time, below httpx's 100 connections per client (no call waits for a connection),
+#: and a thread costs nothing until a call needs one.
+DEFAULT_PROVIDER_THREADS = 64
+#: The Pulumi SDK's own bound, and the least accepted (its threads may already be running).
+SDK_PROVIDER_THREADS = 4
 
 _lock = threading.Lock()
 _stack_config: dict[str, str] = {}
@@ -91,6 +99,24 @@ def wait_timeout() -> float:
     with _lock:
         seconds = _seconds("altostratus:waitTimeoutSeconds", _stack_config)
     return DEFAULT_WAIT_TIMEOUT if seconds is None else seconds
+
+
+def provider_threads() -> int:
+    """Calls the provider process serves at once (``altostratus:providerThreads``)."""
+    with _lock:
+        raw = _stack_config.get("altostratus:providerThreads")
+    if raw is None:
+        return DEFAULT_PROVIDER_THREADS
+    try:
+        threads = int(raw)
+    except ValueError:
+        threads = 0
+    if threads < SDK_PROVIDER_THREADS:
+        raise ValueError(
+            f"altostratus:providerThreads must be a whole number from {SDK_PROVIDER_THREADS} up, "
+            f"not {raw!r}"
+        )
+    return threads
 
 
 def _seconds(key: str, stack_config: dict[str, str]) -> float | None:
