@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from botocore.auth import S3SigV4Auth
+from botocore.awsrequest import AWSRequest
+from botocore.credentials import Credentials
 from botocore.exceptions import ClientError
 
 from altostratus.emulator.s3 import S3Key
@@ -179,6 +183,31 @@ def test_buckets_are_not_created_or_deleted_through_s3(owner: Any) -> None:
     with pytest.raises(ClientError) as excinfo:
         owner.delete_bucket(Bucket=BUCKET)
     assert error_code(excinfo) == "AccessDenied"
+
+
+@pytest.mark.parametrize("query", ["?x-id=DeleteBucket", "?anything=1", "?uploads"])
+def test_a_bucket_is_not_deleted_or_created_through_s3_whatever_the_query(
+    s3: S3Server, owner: Any, query: str
+) -> None:
+    for method in ("DELETE", "PUT"):
+        request = AWSRequest(method=method, url=f"{s3.url}/{BUCKET}{query}", data=b"")
+        credentials = Credentials(OWNER.access_key_id, OWNER.secret_access_key)
+        S3SigV4Auth(credentials, "s3", "us-east-1").add_auth(request)
+        answer = urllib.request.Request(request.url, method=method, headers=dict(request.headers))
+        with pytest.raises(urllib.error.HTTPError) as excinfo:
+            urllib.request.urlopen(answer, data=b"")
+        assert (excinfo.value.code, method) == (403, method)
+        assert b"<Code>AccessDenied</Code>" in excinfo.value.read()
+    assert owner.list_objects_v2(Bucket=BUCKET)["KeyCount"] == 0
+
+
+def test_an_upload_that_does_not_match_its_content_md5_is_refused(owner: Any) -> None:
+    with pytest.raises(ClientError) as excinfo:
+        owner.put_object(
+            Bucket=BUCKET, Key="k", Body=b"sent", ContentMD5="XUFAKrxLKna5cZ2REBfFkg=="
+        )
+    assert error_code(excinfo) == "BadDigest"
+    assert owner.list_objects_v2(Bucket=BUCKET)["KeyCount"] == 0
 
 
 def test_uploads_past_the_size_limit_are_refused(owner: Any) -> None:

@@ -147,3 +147,28 @@ def test_a_streaming_upload_with_a_forged_chunk_is_refused(s3: S3Server) -> None
     status, answer = send(request, body=body)
     assert status == 403
     assert b"<Code>SignatureDoesNotMatch</Code>" in answer
+
+
+def test_a_signature_that_is_not_ascii_is_refused_not_a_server_error(s3: S3Server) -> None:
+    request = signed(s3, "GET", f"/{BUCKET}/k", b"", {})
+    authorization = request.headers["Authorization"].rsplit("Signature=", 1)[0]
+    request.headers.replace_header("Authorization", authorization + "Signature=\xe9")
+    status, answer = send(request)
+    assert (status, b"<Code>SignatureDoesNotMatch</Code>" in answer) == (403, True)
+
+    url = s3.client(OWNER).generate_presigned_url(
+        "get_object", Params={"Bucket": BUCKET, "Key": "k"}, ExpiresIn=60
+    )
+    tampered = url.split("X-Amz-Signature=")[0] + "X-Amz-Signature=%C3%A9"
+    with pytest.raises(urllib.error.HTTPError) as excinfo:
+        urllib.request.urlopen(tampered)
+    assert excinfo.value.code == 403
+    assert b"<Code>SignatureDoesNotMatch</Code>" in excinfo.value.read()
+
+    chunks = [b"a" * 10]
+    streamed = streaming_put(s3, "streamed", chunks)
+    body = chunked_body(streamed, chunks, OWNER.secret_access_key)
+    forged = body.split(b"chunk-signature=", 1)
+    forged[1] = b"\xe9" + forged[1][1:]
+    status, answer = send(streamed, body=b"chunk-signature=".join(forged))
+    assert (status, b"<Code>SignatureDoesNotMatch</Code>" in answer) == (403, True)

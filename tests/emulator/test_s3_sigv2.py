@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import http.client
 import re
 from collections.abc import Iterator
@@ -274,3 +276,23 @@ def test_malformed_v2_requests_are_refused_with_s3s_errors(s3: S3Server) -> None
     status, body, _ = send("GET", re.sub(r"Expires=\d+", "Expires=soon", presigned))
     assert (status, code(body)) == (403, "AccessDenied")
     assert b"seconds since epoch" in body
+
+
+def md5_of(data: bytes) -> str:
+    return base64.b64encode(hashlib.md5(data, usedforsecurity=False).digest()).decode()
+
+
+@pytest.mark.parametrize(
+    ("digest", "refusal"),
+    [(md5_of(b"another body"), "BadDigest"), ("bm90LWFuLW1kNQ==", "InvalidDigest")],
+    ids=["another-body", "not-an-md5"],
+)
+def test_a_v2_upload_is_checked_against_its_content_md5(
+    s3: S3Server, digest: str, refusal: str
+) -> None:
+    url = f"{s3.url}/{BUCKET}/k"
+    for sent, expected in ((md5_of(b"stored"), (200, "")), (digest, (400, refusal))):
+        request = AWSRequest(method="PUT", url=url, data=b"stored", headers={"Content-MD5": sent})
+        HmacV1Auth(Credentials(OWNER.access_key_id, OWNER.secret_access_key)).add_auth(request)
+        status, body, _ = send("PUT", url, dict(request.headers), b"stored")
+        assert (status, code(body)) == expected

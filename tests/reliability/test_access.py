@@ -246,3 +246,35 @@ def unsigned_status(url: str, method: str = "GET") -> int:
             return int(answer.status)
     except urllib.error.HTTPError as error:
         return error.code
+
+
+def test_s3_takes_signature_v2_from_the_owning_credential_only(
+    api: Client, fresh_emulator: Emulator
+) -> None:
+    emulator = fresh_emulator
+    owner = api.object_store_credentials.create(name="owner")
+    sibling = api.object_store_credentials.create(name="sibling")
+    store = api.object_stores.create(name="vault", access_key_id=owner.access_key_id)
+    bucket = (store.objectstore_endpoint or "").rsplit("/", 1)[-1]
+
+    def v2(credential: ObjectStoreCredential, presigning: bool = False) -> Any:
+        config = None if presigning else Config(signature_version="s3")  # boto3's defaults
+        return boto3.client(
+            "s3",
+            endpoint_url=emulator.s3_url,
+            region_name="us-east-1",
+            aws_access_key_id=credential.access_key_id,
+            aws_secret_access_key=credential.secret_access_key_id,
+            config=config,
+        )
+
+    v2(owner).put_object(Bucket=bucket, Key="plans.txt", Body=b"top", Metadata={"my_key": "1"})
+    assert v2(owner).head_object(Bucket=bucket, Key="plans.txt")["Metadata"] == {"my_key": "1"}
+    assert refused(partial(v2(sibling).get_object, Bucket=bucket, Key="plans.txt")) == (
+        "AccessDenied"
+    )
+    params = {"Bucket": bucket, "Key": "plans.txt"}
+    good = v2(owner, presigning=True).generate_presigned_url("get_object", Params=params)
+    theirs = v2(sibling, presigning=True).generate_presigned_url("get_object", Params=params)
+    assert "Signature=" in good and "X-Amz-Signature" not in good
+    assert (unsigned_status(good), unsigned_status(theirs)) == (200, 403)

@@ -1,7 +1,9 @@
-"""A request body as the S3 front reads it: once, whole, and drained when refused."""
+"""A request body as the S3 front reads it: once, whole, drained when refused, and checked
+against the digests the request claims for it."""
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import re
@@ -91,4 +93,30 @@ def check_payload(
             400,
             "XAmzContentSHA256Mismatch",
             "The provided 'x-amz-content-sha256' header does not match what was computed.",
+        )
+
+
+def check_content_md5(environ: dict[str, Any], body: bytes) -> None:
+    """A ``Content-MD5`` header, when sent, must be the base64 MD5 of the body: ``InvalidDigest``
+    when it is no MD5, ``BadDigest`` when it is another body's. An ``aws-chunked`` body's digest
+    is of its decoded content, which the store decodes: it is not checked here."""
+    claimed = str(environ.get("HTTP_CONTENT_MD5", "")).strip()
+    if not claimed or "aws-chunked" in str(environ.get("HTTP_CONTENT_ENCODING", "")).lower():
+        return
+    try:
+        digest = base64.b64decode(claimed, validate=True)
+    except ValueError:
+        digest = b""
+    if len(digest) != 16:
+        raise S3Error(400, "InvalidDigest", "The Content-MD5 you specified was invalid.")
+    calculated = hashlib.md5(body, usedforsecurity=False).digest()
+    if not hmac.compare_digest(calculated, digest):
+        raise S3Error(
+            400,
+            "BadDigest",
+            "The Content-MD5 you specified did not match what we received.",
+            extra={
+                "ExpectedDigest": claimed,
+                "CalculatedDigest": base64.b64encode(calculated).decode("ascii"),
+            },
         )

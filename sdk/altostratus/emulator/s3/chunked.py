@@ -53,7 +53,7 @@ def verify_chunks(body: bytes, signature: Signature, key: bytes) -> int:
                 hashlib.sha256(data).hexdigest(),
             ]
         )
-        if not hmac.compare_digest(sign(key, to_sign), claimed):
+        if not hmac.compare_digest(sign(key, to_sign).encode(), claimed.encode("latin-1")):
             raise _bad_chunk("a chunk signature does not match")
         previous = claimed
         decoded += size

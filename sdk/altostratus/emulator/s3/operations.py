@@ -11,6 +11,32 @@ from urllib.parse import quote, unquote, urlsplit
 _SUBRESOURCES = frozenset(
     {"acl", "tagging", "retention", "legal-hold", "restore", "select", "attributes", "torrent"}
 )
+_BUCKET_SUBRESOURCES = frozenset(
+    {
+        "accelerate",
+        "acl",
+        "analytics",
+        "cors",
+        "encryption",
+        "intelligent-tiering",
+        "inventory",
+        "lifecycle",
+        "logging",
+        "metadataTable",
+        "metrics",
+        "notification",
+        "object-lock",
+        "ownershipControls",
+        "policy",
+        "publicAccessBlock",
+        "replication",
+        "requestPayment",
+        "tagging",
+        "versioning",
+        "website",
+    }
+)
+"""The query names that make a bucket's PUT or DELETE act on its configuration, not on it."""
 
 
 class Kind(enum.Enum):
@@ -82,22 +108,18 @@ def _copy_source(environ: Mapping[str, Any]) -> CopySource | None:
     return CopySource(bucket, key, unquote(version) or None, length)
 
 
-def _is_signing_parameter(name: str) -> bool:
-    """A query parameter of a presigned URL (V4's ``X-Amz-*``; V2's three and the ``x-amz-*``
-    headers botocore moves into the query), not a sub-resource of the request."""
-    return name.lower().startswith("x-amz-") or name in ("AWSAccessKeyId", "Signature", "Expires")
-
-
 def classify(environ: Mapping[str, Any], query: Mapping[str, str]) -> Operation:
     method = str(environ["REQUEST_METHOD"]).upper()
     bucket, _, key = unquote(raw_path(environ)).lstrip("/").partition("/")
     if not bucket:
         return Operation(Kind.LIST_BUCKETS if method == "GET" else Kind.OTHER, "", "")
-    bucket_query = {name for name in query if not _is_signing_parameter(name)}
     if not key:
-        if method == "PUT" and not bucket_query:
+        # Without a configuration sub-resource, a bucket's PUT creates it and its DELETE removes
+        # it, whatever else the query holds (signing parameters, SDKs' ``x-id``, anything).
+        configures = not _BUCKET_SUBRESOURCES.isdisjoint(query)
+        if method == "PUT" and not configures:
             return Operation(Kind.CREATE_BUCKET, bucket, "")
-        if method == "DELETE" and not bucket_query:
+        if method == "DELETE" and not configures:
             return Operation(Kind.DELETE_BUCKET, bucket, "")
         return Operation(Kind.OTHER, bucket, "")
     upload_id = query.get("uploadId")

@@ -112,6 +112,7 @@ class S3Service:
         if data is None:
             data = body.read_body(environ)
             signer.check_payload(data)
+        body.check_content_md5(environ, data)
         with self._reservation(bucket, *_size_change(operation, environ, data)):
             answer = self._forward(environ, key.access_key_id, data, start_response)
         if self.on_change is not None and environ["REQUEST_METHOD"] in ("PUT", "POST", "DELETE"):

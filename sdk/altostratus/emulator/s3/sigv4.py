@@ -221,11 +221,12 @@ def verify(
             403, "SignatureDoesNotMatch", "The credential scope date does not match X-Amz-Date."
         )
     key = signing_key(secret, signature.scope_date, signature.region, signature.service)
+    provided = signature.signature.encode("utf-8", "backslashreplace")
     first: tuple[str, str] | None = None
     for path in paths:
         canonical = canonical_request(environ, signature, path, payload_hash)
         to_sign = string_to_sign(signature, canonical)
-        if hmac.compare_digest(sign(key, to_sign), signature.signature):
+        if hmac.compare_digest(sign(key, to_sign).encode(), provided):
             return key
         first = first or (canonical, to_sign)
     canonical, to_sign = first or ("", "")
