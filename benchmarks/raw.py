@@ -55,12 +55,22 @@ class Kind:
     delete: Callable[[httpx.Client, Handle], object]
 
 
-def _regional(path: str, update: Callable[[httpx.Client, Handle], object]) -> dict[str, Any]:
+def _regional(
+    path: str, update: Callable[[httpx.Client, Handle], object], *, confirm: bool = True
+) -> dict[str, Any]:
+    """``confirm``: the delete reads the record until it is gone, as the providers do for the
+    kinds whose removal may take time (once, when it is gone at once)."""
+
     def read(http: httpx.Client, handle: Handle) -> Any:
         return _call(http, "GET", f"{path}/{handle['id']}")
 
     def delete(http: httpx.Client, handle: Handle) -> Any:
-        return _call(http, "DELETE", f"{path}/{handle['id']}")
+        answer = _call(http, "DELETE", f"{path}/{handle['id']}")
+        if confirm:
+            gone = http.request("GET", f"{path}/{handle['id']}", params=_WHERE)
+            if gone.status_code != 404:
+                raise RuntimeError(f"{path}/{handle['id']} is still there after its delete")
+        return answer
 
     return {"read": read, "change": update, "delete": delete}
 
@@ -140,7 +150,7 @@ KINDS = [
         {},
         {"max_size_gb": 10},
         _credential_create,
-        **_regional("/v2/objectstore/credentials", _credential_update),
+        **_regional("/v2/objectstore/credentials", _credential_update, confirm=False),
     ),
     Kind(
         "webhook",

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from altostratus.client import Client as Client
     from altostratus.client import ConfigurationError as ConfigurationError
     from altostratus.client import ConflictError as ConflictError
+    from altostratus.client import InUseError as InUseError
     from altostratus.client import InvalidResponseError as InvalidResponseError
     from altostratus.client import NotFoundError as NotFoundError
     from altostratus.client import OutcomeUnknownError as OutcomeUnknownError

@@ -121,14 +121,14 @@ def test_nothing_replaces_a_webhook(engine: Engine, api: Client) -> None:
 def test_errors_other_than_not_found_are_raised_with_the_api_reason(
     api: Client, engine: Engine
 ) -> None:
-    deps = dependencies(api, ("firewall_id",))
+    default = next(n for n in api.networks.list() if n.default)
     network = next(s for s in SCENARIOS if s.name == "network")
     outputs = {"region": "LON1", "__provider": serialize_provider(network.provider)}
-    state = State(deps["network_id"], {}, outputs)
+    state = State(default.id, {}, outputs)
     with pytest.raises(grpc.RpcError) as raised:
         engine.destroy(network.provider, "net", state)
     message = raised.value.details()
-    assert "could not delete network" in message and "409 database_network_inuse" in message
+    assert "could not delete network" in message and "409 network_delete_default" in message
 
 
 def test_preview_lets_unknown_inputs_through(api: Client, engine: Engine) -> None:

@@ -1,4 +1,5 @@
-"""Readiness waits: quick to notice a short provisioning delay, bounded, and cheap when long."""
+"""Waits: quick to notice a short delay, bounded, and cheap when long; readiness, removal, and
+retries of a refused delete."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ import pytest
 from altostratus.providers._wait import (
     ReadinessFailed,
     ReadinessTimeout,
+    StillRefused,
     poll_delays,
+    retry_while,
     wait_until,
 )
 
@@ -68,3 +71,104 @@ def test_the_wait_is_bounded() -> None:
 def test_a_failed_state_ends_the_wait() -> None:
     with pytest.raises(ReadinessFailed, match="'failed'"):
         _wait(FakeTime(), ready_at=1.0, failed=True)
+
+
+class Busy(Exception):
+    pass
+
+
+def test_a_refusal_is_retried_at_the_poll_delays_until_it_stops() -> None:
+    clock = FakeTime()
+
+    def attempt() -> str:
+        clock.polls += 1
+        if clock.now < 2.0:
+            raise Busy("409 database_network_inuse: still used by firewall 'fw'")
+        return "done"
+
+    result = retry_while(
+        attempt,
+        lambda error: isinstance(error, Busy),
+        why="still in use",
+        timeout=600,
+        sleep=clock.sleep,
+        clock=lambda: clock.now,
+    )
+    assert result == "done" and clock.now - 2.0 < 0.5 and clock.polls < 10
+
+
+def test_a_refusal_past_the_deadline_says_why_with_the_last_answer() -> None:
+    clock = FakeTime()
+
+    def attempt() -> None:
+        raise Busy("still used by firewall 'fw'")
+
+    with pytest.raises(StillRefused) as raised:
+        retry_while(
+            attempt,
+            lambda error: isinstance(error, Busy),
+            why="still in use",
+            timeout=30,
+            sleep=clock.sleep,
+            clock=lambda: clock.now,
+        )
+    assert str(raised.value) == (
+        "still in use after 30 s: still used by firewall 'fw'; raise "
+        "altostratus:waitTimeoutSeconds to wait longer"
+    )
+    assert clock.now == pytest.approx(30)
+
+
+def test_any_other_error_is_raised_at_once() -> None:
+    clock = FakeTime()
+
+    def attempt() -> None:
+        clock.polls += 1
+        raise ValueError("409 network_delete_default")
+
+    with pytest.raises(ValueError, match="network_delete_default"):
+        retry_while(
+            attempt,
+            lambda error: isinstance(error, Busy),
+            why="still in use",
+            timeout=30,
+            sleep=clock.sleep,
+            clock=lambda: clock.now,
+        )
+    assert (clock.polls, clock.now) == (1, 0.0)
+
+
+def test_a_wait_at_once_reads_before_any_pause_even_with_no_time_left() -> None:
+    clock = FakeTime()
+    states = iter(["Deleting", "gone"])
+
+    def fetch() -> str:
+        clock.polls += 1
+        return next(states)
+
+    found = wait_until(
+        fetch,
+        str,
+        ready=lambda state: state == "gone",
+        what="network n1",
+        timeout=600,
+        sleep=clock.sleep,
+        clock=lambda: clock.now,
+        at_once=True,
+        goal="gone",
+    )
+    assert (found, clock.polls, clock.now) == ("gone", 2, 0.1)
+
+    clock = FakeTime()
+    with pytest.raises(ReadinessTimeout, match=r"was not gone after 0 s \(last state 'Deleting'\)"):
+        wait_until(
+            lambda: "Deleting",
+            str,
+            ready=lambda state: state == "gone",
+            what="network n1",
+            timeout=0,
+            sleep=clock.sleep,
+            clock=lambda: clock.now,
+            at_once=True,
+            goal="gone",
+        )

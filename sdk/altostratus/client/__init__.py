@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from altostratus.client.errors import BadRequestError as BadRequestError
     from altostratus.client.errors import ConfigurationError as ConfigurationError
     from altostratus.client.errors import ConflictError as ConflictError
+    from altostratus.client.errors import InUseError as InUseError
     from altostratus.client.errors import InvalidResponseError as InvalidResponseError
     from altostratus.client.errors import NotFoundError as NotFoundError
     from altostratus.client.errors import OutcomeUnknownError as OutcomeUnknownError

@@ -10,6 +10,7 @@ AltostratusError
  │    │    └── QuotaExceededError  403 with code quota_limit_reached
  │    ├── NotFoundError            404
  │    ├── ConflictError            409
+ │    │    └── InUseError          409 with a code ending in _inuse: something still holds it
  │    ├── RateLimitError           429 (retry_after)
  │    ├── ServerError              5xx
  │    └── InvalidResponseError     a success whose body is not the record's shape
@@ -39,6 +40,7 @@ __all__ = [
     "BadRequestError",
     "ConfigurationError",
     "ConflictError",
+    "InUseError",
     "InvalidResponseError",
     "NotFoundError",
     "OutcomeUnknownError",
@@ -101,6 +103,11 @@ class NotFoundError(APIError):
 
 class ConflictError(APIError):
     pass
+
+
+class InUseError(ConflictError):
+    """The resource is still held by others (``database_<kind>_inuse``); `reason` names them.
+    Deleting it can succeed once they are gone."""
 
 
 class RateLimitError(APIError):
@@ -189,6 +196,8 @@ def error_from_response(response: _Response, *, method: str, path: str) -> APIEr
     status = response.status_code
     code, reason = _code_and_reason(response.content, status)
     cls = _BY_CODE.get(code) or _BY_STATUS.get(status)
+    if cls is ConflictError and code.endswith("_inuse"):
+        cls = InUseError
     if cls is None:
         cls = ServerError if status >= 500 else APIError
     if cls is RateLimitError:

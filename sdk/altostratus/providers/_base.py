@@ -8,8 +8,10 @@ where the answer is thin), ``_lookup`` (existing records matching the identifyin
 This class owns the Pulumi side (check, diff, create, read, update, delete), and is the one place
 where client errors become Pulumi outcomes:
 
-- read: ``NotFoundError`` means gone; any other error is raised, never taken as gone;
-- delete: ``NotFoundError`` means done;
+- read: ``NotFoundError`` means gone, and so does a record being removed (``deleting``: it will
+  be gone without anyone's action); any other error is raised, never taken as gone;
+- delete: ``NotFoundError`` means done; ``InUseError`` is retried, and the delete returns once
+  the record is gone (see ``_removal``);
 - create: after ``OutcomeUnknownError`` the resource is looked up by its identifying fields and
   adopted when found, otherwise created again (at most three attempts), so no duplicate is made;
   a resource made by a create that cannot finish (not ready in time, or its follow-up read or
@@ -53,8 +55,9 @@ from altostratus.providers import _config, _threads
 from altostratus.providers._adopt import ADOPT_ID, adopt, check_adoption, refuse_replacing
 from altostratus.providers._inputs import NAME_PREFIX, auto_name
 from altostratus.providers._records import RecordHooks, RecordT
+from altostratus.providers._removal import remove_until_gone
 from altostratus.providers._validate import contains_unknown
-from altostratus.providers._wait import ReadinessFailed, ReadinessTimeout
+from altostratus.providers._wait import WaitFailed
 
 if TYPE_CHECKING:
     from altostratus.client import Client
@@ -175,7 +178,7 @@ class Provider(RecordHooks[RecordT], ResourceProvider):
             record = self._create_once(api, inputs)
             try:
                 outs = self._settle(api, inputs, record)
-            except (AltostratusError, ReadinessTimeout, ReadinessFailed) as error:
+            except (AltostratusError, WaitFailed) as error:
                 # The resource exists but the create cannot report it: remove it, not orphan it.
                 abandoned = self._abandon(api, str(record.id), inputs)
                 message = f"could not create {self._what(ident)}: {error}; {abandoned}"
@@ -247,6 +250,8 @@ class Provider(RecordHooks[RecordT], ResourceProvider):
                 live = self._fetch(_config.client(), id_, props)
             except NotFoundError:
                 return ReadResult(id_=None, outs={})
+        if self._being_removed(live):
+            return ReadResult(id_=None, outs={})
         outs = self._outputs(live, props)
         inputs = {
             field.name: outs[field.name]
@@ -267,10 +272,7 @@ class Provider(RecordHooks[RecordT], ResourceProvider):
 
     def delete(self, id_: str, props: dict[str, Any]) -> None:
         with self._failing("delete", id_):
-            try:
-                self._remove(_config.client(), id_, props)
-            except NotFoundError:
-                return
+            remove_until_gone(self, _config.client(), id_, props)
 
     def _outputs(self, live: dict[str, Any], inputs: dict[str, Any]) -> dict[str, Any]:
         """Live outputs, completed by the inputs the service does not echo."""
@@ -294,5 +296,5 @@ class Provider(RecordHooks[RecordT], ResourceProvider):
             raise ProviderError(
                 f"could not {action} {self._what(ident)}: {error}; {STALE_KEY_HINT}"
             ) from None
-        except (AltostratusError, ReadinessTimeout, ReadinessFailed, ValueError) as error:
+        except (AltostratusError, WaitFailed, ValueError) as error:
             raise ProviderError(f"could not {action} {self._what(ident)}: {error}") from None

@@ -6,7 +6,7 @@ into every resource's state and must hold neither a credential nor a client.
 
 Keys read: ``altostratus:apiKey``, ``altostratus:apiUrl``, ``altostratus:region`` (each with the
 client's fallbacks: environment, the service CLI's files, defaults) and
-``altostratus:waitTimeoutSeconds`` (default 600), the bound of every readiness wait, and
+``altostratus:waitTimeoutSeconds`` (default 600), the bound of every readiness or removal wait, and
 ``altostratus:requestTimeoutSeconds``, how long one request may wait for its answer (the client's
 default: 30 s to read, 5 s to connect), and ``altostratus:providerThreads``, how many calls the
 provider process serves at once (see ``_threads``).
@@ -95,7 +95,8 @@ def region() -> str:
 
 
 def wait_timeout() -> float:
-    """Seconds a create may wait for readiness (``altostratus:waitTimeoutSeconds``)."""
+    """Seconds a create may wait for readiness, or a delete for its resource to be free and gone
+    (``altostratus:waitTimeoutSeconds``)."""
     with _lock:
         seconds = _seconds("altostratus:waitTimeoutSeconds", _stack_config)
     return DEFAULT_WAIT_TIMEOUT if seconds is None else seconds

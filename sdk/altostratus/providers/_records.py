@@ -36,6 +36,10 @@ class RecordHooks(Generic[RecordT]):
     state_field: ClassVar[str | None] = None
     """The record's state field, for resources that provision after the create answer."""
     failed_states: ClassVar[frozenset[str]] = frozenset({"failed", "error"})
+    status_field: ClassVar[str | None] = None
+    """The field showing a removal under way, when it is not ``state_field``."""
+    removal_takes_time: ClassVar[bool] = False
+    """Whether the service may remove the record after answering its delete (see ``_removal``)."""
 
     def _records(self, api: Client) -> RegionalCollection[RecordT]:
         """The client's collection of these records (``api.networks``)."""
@@ -67,6 +71,17 @@ class RecordHooks(Generic[RecordT]):
         elif not self.full_create_answer:
             return self._fetch(api, record.id, inputs)
         return self._live(api, record, inputs)
+
+    def _status(self, record: Any) -> str | None:
+        """The record's status text (``status_field`` or ``state_field``), if it has one."""
+        field = self.status_field or self.state_field
+        value = None if field is None else getattr(record, field, None)
+        return None if value is None else str(value)
+
+    def _being_removed(self, outputs: dict[str, Any]) -> bool:
+        """Whether live outputs show a removal under way (a status of ``deleting``, any case)."""
+        field = self.status_field or self.state_field
+        return field is not None and str(outputs.get(field) or "").lower() == "deleting"
 
     def _ready(self, record: RecordT) -> bool:
         return True

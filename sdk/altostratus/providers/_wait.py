@@ -1,7 +1,8 @@
-"""Readiness waits: poll a resource until it is ready, bounded by the configured timeout.
+"""Waits: poll a resource until it is ready (or gone), or retry a call the service refuses for
+now, bounded by the configured timeout.
 
-Polls come quickly at first (0.1, 0.2, 0.4 s), then every 0.5 s for the first ten seconds, so a
-provisioning delay of a few seconds is noticed within half a second with a handful of requests;
+Polls and retries come quickly at first (0.1, 0.2, 0.4 s), then every 0.5 s for the first ten
+seconds, so a delay of a few seconds is noticed within half a second with a handful of requests;
 after that the interval grows by half each time, up to 5 s, so a long wait costs few requests.
 The wait sleeps in the calling worker thread; nothing else is held.
 """
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
+from itertools import chain
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -19,12 +21,21 @@ _STEADY_SECONDS = 10.0
 _MAX_DELAY = 5.0
 
 
-class ReadinessTimeout(Exception):
+class WaitFailed(Exception):
+    """A wait ended without what it waited for; the message is one line saying why."""
+
+
+class ReadinessTimeout(WaitFailed):
     """The resource did not become ready in time."""
 
 
-class ReadinessFailed(Exception):
+class ReadinessFailed(WaitFailed):
     """The resource reached a state from which it will not become ready."""
+
+
+class StillRefused(WaitFailed):
+    """The service kept refusing a call (a delete: the resource still in use) until the
+    deadline."""
 
 
 def poll_delays() -> Iterator[float]:
@@ -51,22 +62,60 @@ def wait_until(
     timeout: float,
     sleep: Callable[[float], None] = time.sleep,
     clock: Callable[[], float] = time.monotonic,
+    at_once: bool = False,
+    goal: str = "ready",
 ) -> T:
-    """Fetch until ``ready(record)``; raise on a ``failed`` state or at the deadline."""
+    """Fetch until ``ready(record)``; raise on a ``failed`` state or at the deadline.
+
+    ``at_once``: the first fetch comes without a pause, even when no time is left (a check that
+    usually succeeds costs one request). ``goal`` names what is waited for in the timeout's
+    message.
+    """
     deadline = clock() + timeout
     last = "unknown"
-    for delay in poll_delays():
+    delays: Iterator[float] = chain([0.0], poll_delays()) if at_once else poll_delays()
+    for delay in delays:
         remaining = deadline - clock()
-        if remaining <= 0:
+        if delay and remaining <= 0:
             break
-        sleep(min(delay, remaining))
+        if delay:
+            sleep(min(delay, remaining))
         record = fetch()
         last = state(record)
         if ready(record):
             return record
         if last in failed:
-            raise ReadinessFailed(f"{what} reached state {last!r} and will not become ready")
+            raise ReadinessFailed(f"{what} reached state {last!r} and will not become {goal}")
     raise ReadinessTimeout(
-        f"{what} was not ready after {timeout:g} s (last state {last!r}); raise "
+        f"{what} was not {goal} after {timeout:g} s (last state {last!r}); raise "
         "altostratus:waitTimeoutSeconds to wait longer"
     )
+
+
+def retry_while(
+    attempt: Callable[[], T],
+    refused: Callable[[Exception], bool],
+    *,
+    why: str,
+    timeout: float,
+    sleep: Callable[[float], None] = time.sleep,
+    clock: Callable[[], float] = time.monotonic,
+) -> T:
+    """Call ``attempt`` until it returns; an error that ``refused`` accepts is retried at the
+    poll delays, any other is raised at once. At the deadline, ``StillRefused`` says ``why``
+    (``still in use``) with the last refusal's message."""
+    deadline = clock() + timeout
+    delays = poll_delays()
+    while True:
+        try:
+            return attempt()
+        except Exception as error:
+            if not refused(error):
+                raise
+            remaining = deadline - clock()
+            if remaining <= 0:
+                raise StillRefused(
+                    f"{why} after {timeout:g} s: {error}; raise "
+                    "altostratus:waitTimeoutSeconds to wait longer"
+                ) from None
+            sleep(min(next(delays), remaining))

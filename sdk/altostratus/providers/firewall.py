@@ -30,6 +30,7 @@ class FirewallArgs:
 
 
 class FirewallProvider(Provider["FirewallRecord"]):
+    removal_takes_time = True
     kind = "firewall"
     naming = "name"
     fields = inputs_of(FirewallArgs)

@@ -116,6 +116,7 @@ class LoadBalancerArgs:
 
 
 class LoadBalancerProvider(Provider["LoadBalancerRecord"]):
+    removal_takes_time = True
     kind = "load balancer"
     naming = "name"
     full_update_answer = True

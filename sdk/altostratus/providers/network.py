@@ -36,6 +36,8 @@ class NetworkArgs:
 
 
 class NetworkProvider(Provider["NetworkRecord"]):
+    status_field = "status"
+    removal_takes_time = True
     kind = "network"
     naming = "label"
     unique_lookup = False

@@ -30,6 +30,7 @@ class ObjectStoreArgs:
 
 
 class ObjectStoreProvider(Provider["ObjectStoreRecord"]):
+    removal_takes_time = True
     kind = "object store"
     naming = "name"
     bucket_names = True

@@ -43,6 +43,7 @@ def _assign(api: Client, id_: str, target: str, region: str) -> None:
 
 
 class ReservedIpProvider(Provider["ReservedIpRecord"]):
+    removal_takes_time = True
     kind = "reserved IP"
     naming = "name"
     fields = inputs_of(ReservedIpArgs)

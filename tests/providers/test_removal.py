@@ -1,0 +1,129 @@
+"""Deletes through the real provider process: "in use" waited out, an asynchronous removal waited
+for until a GET answers 404, any other error raised at once, and no request more than the
+floor when nothing has to wait."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import grpc
+import pytest
+from engine import Engine, ProviderProcess
+
+from altostratus.client import Client, NotFoundError
+from altostratus.emulator import Emulator
+
+from .conftest import admin, stack_config
+from .scenarios import IDS, SCENARIOS, Scenario, dependencies
+
+ASYNCHRONOUS = {"network", "firewall", "load_balancer", "reserved_ip", "object_store"}
+"""The kinds whose removal may take time: their delete reads until 404."""
+NETWORK = next(s for s in SCENARIOS if s.name == "network")
+
+
+@pytest.fixture(scope="module")
+def impatient(emulator: Emulator) -> Iterator[Engine]:
+    """A provider process whose waits last at most one second."""
+    process = ProviderProcess(stack_config(emulator, **{"altostratus:waitTimeoutSeconds": "1"}))
+    yield Engine(process)
+    process.close()
+
+
+@pytest.fixture
+def removal_takes(fresh_emulator: Emulator) -> Iterator[Callable[[float], None]]:
+    """Sets the emulator's ``delete_seconds`` for the test."""
+    settings = fresh_emulator.state.settings
+
+    def set_seconds(seconds: float) -> None:
+        settings.delete_seconds = seconds
+
+    yield set_seconds
+    settings.delete_seconds = 0.0
+
+
+def _log(emulator: Emulator) -> list[tuple[str, int]]:
+    return [(e["method"], e["status"]) for e in admin(emulator, "GET", "requests")]
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=IDS)
+def test_a_delete_with_nothing_to_wait_for_makes_the_fewest_requests(
+    api: Client, engine: Engine, fresh_emulator: Emulator, scenario: Scenario
+) -> None:
+    deps = dependencies(api, scenario.needs)
+    created = engine.up(scenario.provider, scenario.name, scenario.inputs(deps), None)
+    admin(fresh_emulator, "DELETE", "requests")
+    engine.destroy(scenario.provider, scenario.name, created.state)
+    confirm = [("GET", 404)] if scenario.name in ASYNCHRONOUS else []
+    assert _log(fresh_emulator) == [("DELETE", 200), *confirm]
+
+
+def test_a_network_delete_waits_while_its_firewall_is_removed_then_until_it_is_gone(
+    api: Client,
+    engine: Engine,
+    fresh_emulator: Emulator,
+    removal_takes: Callable[[float], None],
+) -> None:
+    removal_takes(1.0)
+    network = engine.up(NETWORK.provider, "net", NETWORK.inputs({}), None)
+    firewall = api.firewalls.create(name="fw", network_id=network.state.id)
+    api.firewalls.delete(firewall.id)
+    assert api.firewalls.get(firewall.id).name == "fw"  # being removed, holding the network
+    admin(fresh_emulator, "DELETE", "requests")
+
+    engine.destroy(NETWORK.provider, "net", network.state)
+
+    sent = _log(fresh_emulator)
+    with pytest.raises(NotFoundError):
+        api.networks.get(network.state.id)
+    deletes = [status for method, status in sent if method == "DELETE"]
+    assert deletes[0] == 409 and deletes[-1] == 200 and set(deletes) == {409, 200}
+    reads = [status for method, status in sent if method == "GET"]
+    assert reads[-1] == 404 and set(reads[:-1]) <= {200}
+
+
+def test_a_delete_still_in_use_at_the_timeout_fails_naming_the_holder(
+    api: Client, impatient: Engine, fresh_emulator: Emulator
+) -> None:
+    network = impatient.up(NETWORK.provider, "net", NETWORK.inputs({}), None)
+    firewall = api.firewalls.create(name="holder", network_id=network.state.id)
+    with pytest.raises(grpc.RpcError) as raised:
+        impatient.destroy(NETWORK.provider, "net", network.state)
+    details = raised.value.details() or ""
+    message = details.strip().splitlines()[-1]  # the provider error's one line, after the trace
+    assert f"could not delete network '{network.state.id}': still in use" in message
+    assert "after 1 s" in message and "409 database_network_inuse" in message
+    assert f"firewall 'holder' ({firewall.id})" in message
+    assert "altostratus:waitTimeoutSeconds" in message
+    assert api.networks.get(network.state.id).status == "Active"
+
+    default = next(n for n in api.networks.list() if n.default)
+    admin(fresh_emulator, "DELETE", "requests")
+    state = network.state.__class__(default.id, {}, network.state.outputs)
+    with pytest.raises(grpc.RpcError) as raised:
+        impatient.destroy(NETWORK.provider, "default", state)
+    assert "409 network_delete_default" in (raised.value.details() or "")
+    assert _log(fresh_emulator) == [("DELETE", 409)]  # not in use: raised at once
+
+
+@pytest.mark.parametrize(
+    "scenario", [s for s in SCENARIOS if s.name in ("network", "load_balancer", "object_store")],
+    ids=["network", "load_balancer", "object_store"],
+)  # fmt: skip
+def test_refresh_takes_a_resource_being_removed_as_gone(
+    api: Client,
+    engine: Engine,
+    removal_takes: Callable[[float], None],
+    scenario: Scenario,
+) -> None:
+    removal_takes(3600)
+    deps = dependencies(api, scenario.needs)
+    created = engine.up(scenario.provider, scenario.name, scenario.inputs(deps), None)
+    collection: Any = {
+        "network": api.networks,
+        "load_balancer": api.load_balancers,
+        "object_store": api.object_stores,
+    }[scenario.name]
+    collection.delete(created.state.id)
+    assert collection.get(created.state.id)  # still answered, in its deleting state
+    assert engine.refresh(scenario.provider, scenario.name, created.state) is None
