@@ -131,6 +131,18 @@ def test_load_balancers_and_reserved_ips(
         client.load_balancers.get(lb.id)
 
 
+def test_a_load_balancer_is_created_on_a_firewall(client: Client, network: models.Network) -> None:
+    firewall = client.firewalls.create(name="edge", network_id=network.id)
+    lb = client.load_balancers.create(
+        name="front", network_id=network.id, backends=[BACKEND], firewall_id=firewall.id
+    )
+    assert client.load_balancers.get(lb.id).firewall_id == firewall.id
+    with pytest.raises(NotFoundError):
+        client.load_balancers.create(
+            name="back", network_id=network.id, backends=[BACKEND], firewall_id="nope"
+        )
+
+
 def test_object_stores_and_credentials(client: Client, fresh_emulator: Emulator) -> None:
     credential = client.object_store_credentials.create(name="owner", max_size_gb=50)
     assert credential.secret_access_key_id and len(credential.access_key_id) == 20

@@ -6,6 +6,8 @@ Each test names both sides, so changing one declaration alone fails here.
 
 from __future__ import annotations
 
+import contextlib
+import inspect
 import re
 import types
 import typing
@@ -14,7 +16,8 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from altostratus.client import models
+from altostratus.client import AltostratusError, Client, models
+from altostratus.client._collection import Collection
 from altostratus.client.models._base import Page
 from altostratus.emulator.openapi import document
 from altostratus.emulator.openapi_schemas import SCHEMAS
@@ -191,3 +194,93 @@ def test_regions_agree() -> None:
     described = _schemas()["NetworkCreate"]["properties"]["region"]["description"]
     assert tuple(re.findall(r"\b[A-Z]{3}\d\b", described)) == emulator_base.REGIONS
     assert emulator_base.DEFAULT_REGION in emulator_base.REGIONS
+
+
+class _Recorder:
+    """Stands in for the client's HTTP layer: keeps each request, answers an id."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, str, dict[str, Any] | None]] = []
+
+    def request(self, method: str, path: str, *, params: Any = None, body: Any = None) -> Any:
+        self.sent.append((method, path, body))
+        return {"id": "id-1", "result": "success"}
+
+
+#: Values a client call checks before sending (other parameters get a text value).
+_SAMPLES: dict[str, Any] = {
+    "backends": [{"ip": "10.0.0.2", "protocol": "TCP", "source_port": 80, "target_port": 80}]
+}
+
+
+def _client_requests() -> list[tuple[str, str, str, dict[str, Any]]]:
+    """``(call, method, path, body)`` of every client call that sends a body, each parameter
+    given."""
+    client = Client(api_key="k", api_url="http://127.0.0.1:9")
+    found = []
+    try:
+        for attribute, collection in sorted(vars(client).items()):
+            if not isinstance(collection, Collection):
+                continue
+            for name, call in inspect.getmembers(collection, inspect.ismethod):
+                if name.startswith("_"):
+                    continue
+                recorder = _Recorder()
+                collection._http = recorder  # type: ignore[assignment]
+                parameters = inspect.signature(call).parameters
+                given = {p: _SAMPLES.get(p, f"{p}-value") for p in parameters}
+                with contextlib.suppress(AltostratusError):
+                    call(**given)
+                for method, path, body in recorder.sent:
+                    if body is not None:
+                        found.append((f"{attribute}.{name}", method, path, body))
+    finally:
+        client.close()
+    return found
+
+
+def _request_schema(method: str, path: str) -> str:
+    """The name of the body schema the document gives the operation that serves ``path``."""
+    for template, operations in document()["paths"].items():
+        pattern = re.sub(r"\\\{\w+\\\}", "[^/]+", re.escape(template))
+        if re.fullmatch(pattern, path) and method.lower() in operations:
+            content = operations[method.lower()]["requestBody"]["content"]
+            return str(content["application/json"]["schema"]["$ref"].rsplit("/", 1)[1])
+    raise LookupError(f"the document has no operation {method} {path}")
+
+
+CLIENT_REQUESTS = _client_requests()
+#: Documented body fields the client sends in the query instead (the spec's update body of a
+#: balancer has no region).
+IN_THE_QUERY = {("LoadBalancerUpdate", "region")}
+
+
+def test_every_client_call_that_sends_a_body_is_found() -> None:
+    calls = {call for call, *_ in CLIENT_REQUESTS}
+    assert {"networks.create", "firewall_rules.update", "reserved_ips.unassign"} <= calls
+
+
+@pytest.mark.parametrize(("call", "method", "path", "body"), CLIENT_REQUESTS)
+def test_each_field_the_client_sends_is_a_property_of_the_documented_body(
+    call: str, method: str, path: str, body: dict[str, Any]
+) -> None:
+    schema = _request_schema(method, path)
+    undocumented = set(body) - set(_schemas()[schema]["properties"])
+    assert undocumented == set(), f"{call} sends fields that {schema} does not document"
+
+
+def test_each_documented_body_property_is_sent_by_a_client_call() -> None:
+    """Every body the client sends, and every property of it (the calls sharing a body, as a
+    reserved IP's assign and unassign, together)."""
+    sent: dict[str, set[str]] = {}
+    for _call, method, path, body in CLIENT_REQUESTS:
+        sent.setdefault(_request_schema(method, path), set()).update(body)
+    unsent = {
+        schema: sorted(
+            name
+            for name in _schemas()[schema]["properties"]
+            if name not in fields and (schema, name) not in IN_THE_QUERY
+        )
+        for schema, fields in sent.items()
+    }
+    assert {schema: names for schema, names in unsent.items() if names} == {}

@@ -35,8 +35,10 @@ class LoadBalancersAPI(RegionalCollection[LoadBalancer]):
         session_affinity_config_timeout: int | None = None,
         enable_proxy_protocol: str | None = None,
         max_concurrent_requests: int | None = None,
+        firewall_id: str | None = None,
     ) -> LoadBalancer:
-        """Create a balancer; it answers `state == ""` until it is ready (`available`)."""
+        """Create a balancer; it answers `state == ""` until it is ready (`available`).
+        `firewall_id` names a firewall of the region for it (the service answers it as given)."""
         region = self._region(region)
         body = fields(
             name=name,
@@ -49,6 +51,7 @@ class LoadBalancersAPI(RegionalCollection[LoadBalancer]):
             session_affinity_config_timeout=session_affinity_config_timeout,
             enable_proxy_protocol=enable_proxy_protocol,
             max_concurrent_requests=max_concurrent_requests,
+            firewall_id=firewall_id,
         )
         return self._one(LoadBalancer, "POST", PATH, query={"region": region}, body=body)
 
