@@ -25,6 +25,7 @@ SECTIONS = {
     "testing": "benchmarks.testing_loop",
     "lookups": "benchmarks.lookups",
     "run": "benchmarks.run_command",
+    "parallel": "benchmarks.parallel",
 }
 DEFAULT_OUTPUT = ROOT / "docs" / "benchmarks.md"
 ANALYSIS = Path(__file__).with_name("analysis.md")

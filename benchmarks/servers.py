@@ -99,7 +99,9 @@ def fast_emulator(**settings: Any) -> Emulator:
 class EmulatorProcess:
     """``python -m altostratus.emulator`` on free ports, in its own process."""
 
-    def __init__(self, *, lb_ready_seconds: float = 0.05) -> None:
+    def __init__(
+        self, *, lb_ready_seconds: float = 0.05, objectstore_ready_seconds: float = 0.05
+    ) -> None:
         self.process = subprocess.Popen(
             [
                 sys.executable,
@@ -108,7 +110,7 @@ class EmulatorProcess:
                 "--port=0",
                 "--s3-port=0",
                 f"--lb-ready-seconds={lb_ready_seconds}",
-                "--objectstore-ready-seconds=0.05",
+                f"--objectstore-ready-seconds={objectstore_ready_seconds}",
             ],
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,

@@ -26,16 +26,18 @@ TITLES = [
     "9. Testing a program: up + destroy through altostratus.testing",
     "10. Lookups",
     "11. `altostratus run` on each example",
+    "12. Calls at once: a burst of slow creates",
 ]
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(300)
 def test_a_quick_run_reports_every_section_with_sensible_figures(tmp_path: Path) -> None:
     report, figures = tmp_path / "benchmarks.md", tmp_path / "benchmarks.json"
     subprocess.run(
         [sys.executable, "-m", "benchmarks", "--quick", "--output", str(report),
          "--json", str(figures)],
-        cwd=ROOT, check=True, capture_output=True, timeout=120,
+        cwd=ROOT, check=True, capture_output=True, timeout=240,
     )  # fmt: skip
     text = report.read_text()
     for title in TITLES:
@@ -78,3 +80,8 @@ def test_a_quick_run_reports_every_section_with_sensible_figures(tmp_path: Path)
 
     (example,) = sections["run_command"]["data"].values()
     assert example["resources"] > 0 and example["wall"] > example["up"] + example["destroy"] > 0
+
+    burst = sections["parallel"]["data"]
+    assert burst["rounds"] >= 1 and burst["engine"] > 0 and burst["raw"] > 0
+    assert burst["requests"]["engine"] > 0 and burst["requests"]["raw"] > 0
+    assert math.isfinite(burst["check_median"]) and burst["check_median"] > 0
