@@ -139,8 +139,8 @@ class State:
 
     def s3_bucket(self, name: str) -> S3Bucket | None:
         with self.lock:
-            for store in self.object_stores.records.values():
-                if store.bucket == name and self._present(store):
+            for store in self.object_stores.records.find("bucket", name):
+                if self._present(store):
                     return self._bucket(store)
             return None
 
@@ -149,10 +149,8 @@ class State:
             credential = self.credentials.by_key(access_key_id)
             if credential is None:
                 return []
-            stores = self.object_stores.records.values()
-            return [
-                self._bucket(s) for s in stores if s.owner_id == credential.id and self._present(s)
-            ]
+            stores = self.object_stores.records.find("owner_id", credential.id)
+            return [self._bucket(s) for s in stores if self._present(s)]
 
     def _present(self, store: ObjectStore) -> bool:
         """False once the store's deleting time is over (the next API request removes it)."""

@@ -80,7 +80,7 @@ def usage(state: State, account_id: str) -> dict[str, int]:
     counts = dict.fromkeys(QUOTA_NAMES, 0)
     counts["network_count"] = state.networks.count_own(account_id)
     counts["security_group"] = state.firewalls.records.count(account_id)
-    counts["security_group_rule"] = sum(len(f.rules) for f in state.firewalls.all(account_id))
+    counts["security_group_rule"] = state.firewalls.rule_count(account_id)
     counts["public_ip_address"] = state.reserved_ips.records.count(
         account_id
     ) + state.load_balancers.records.count(account_id)

@@ -92,19 +92,37 @@ def allocate_host(network: IPv4Network, taken: set[IPv4Address]) -> IPv4Address:
     raise Conflict("The network has no free address left", "network_addresses_exhausted")
 
 
+#: Every public address, in the order they are handed out.
+_PUBLIC = tuple(str(host) for block in PUBLIC_RANGES for host in block.hosts())
+_PUBLIC_PLACE = {address: place for place, address in enumerate(_PUBLIC)}
+
+
 class PublicPool:
-    """Public addresses handed out to reserved IPs and load balancers."""
+    """Public addresses handed out to reserved IPs and load balancers: the first free one in
+    order, from a heap of the free, so an allocation costs O(log n) however many are used."""
 
     def __init__(self) -> None:
-        self.used: set[str] = set()
+        self.used = set()
+
+    @property
+    def used(self) -> set[str]:
+        """The addresses handed out (read-only; set it whole to restore a saved pool)."""
+        return self._used
+
+    @used.setter
+    def used(self, addresses: set[str]) -> None:
+        self._used = set(addresses)
+        self._free = [place for place, address in enumerate(_PUBLIC) if address not in addresses]
 
     def allocate(self) -> str:
-        for block in PUBLIC_RANGES:
-            for host in block.hosts():
-                if str(host) not in self.used:
-                    self.used.add(str(host))
-                    return str(host)
-        raise Conflict("No public address is left", "ip_pool_exhausted")
+        if not self._free:
+            raise Conflict("No public address is left", "ip_pool_exhausted")
+        address = _PUBLIC[heapq.heappop(self._free)]
+        self._used.add(address)
+        return address
 
     def release(self, address: str) -> None:
-        self.used.discard(address)
+        if address in self._used:
+            self._used.discard(address)
+            if address in _PUBLIC_PLACE:
+                heapq.heappush(self._free, _PUBLIC_PLACE[address])

@@ -60,9 +60,23 @@ class Record:
     account_id: str
     region: str
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        """Set a field; while the record is in a ``RecordTable`` that indexes the field, the
+        index follows (a rename, a new key, an assignment), whoever makes the change."""
+        table: RecordTable[Any] | None = self.__dict__.get(_TABLE)
+        if table is None or name not in table.indexed:
+            object.__setattr__(self, name, value)
+            return
+        table.unindex(self)
+        object.__setattr__(self, name, value)
+        table.index(self)
+
 
 R = TypeVar("R", bound=Record)
 
+
+#: Where a record keeps the table that holds it (outside its fields: never saved or compared).
+_TABLE = "_altostratus_table"
 
 #: Real seconds a deleted record keeps its place in its scope's listing order.
 KEEP_PLACE_SECONDS = 600.0
@@ -78,26 +92,81 @@ class RecordTable(dict[str, R]):
     place for ``KEEP_PLACE_SECONDS`` (``KEPT_PLACES`` of them at most): the pages of a listing
     are cut from that order, so a record that exists throughout a paged listing stays on the
     same page, and appears exactly once, whatever is created (at the end) or deleted meanwhile.
+
+    The fields named in ``indexed`` are indexed across the whole table (``find``), and kept so
+    as records change (see ``Record.__setattr__``); ``weigh``, when given, is summed per account
+    (``total``), and ``reweigh`` follows a change it cannot see (a list grown in place). So
+    uniqueness checks, lookups by key and quota counts cost the same at any number of records.
     """
 
-    def __init__(self) -> None:
+    def __init__(
+        self, indexed: tuple[str, ...] = (), weigh: Callable[[R], int] | None = None
+    ) -> None:
         super().__init__()
         self.scoped: dict[tuple[str, str], dict[str, R]] = {}
         self.counts: dict[str, int] = {}
+        self.indexed = frozenset(indexed)
+        self._index: dict[str, dict[Any, dict[str, None]]] = {name: {} for name in indexed}
+        self._weigh = weigh
+        self._weights: dict[str, int] = {}
+        self._totals: dict[str, int] = {}
         self._order: dict[tuple[str, str], list[str]] = {}
         self._deleted: dict[tuple[str, str], dict[str, float]] = {}
 
     def __setitem__(self, record_id: str, record: R) -> None:
-        new = record_id not in self
+        old = self.get(record_id)
+        if old is not None:
+            self._release(old)
         super().__setitem__(record_id, record)
         scope = (record.account_id, record.region)
         self.scoped.setdefault(scope, {})[record_id] = record
-        if new:
+        if old is None:
             self._order.setdefault(scope, []).append(record_id)
             self.counts[record.account_id] = self.counts.get(record.account_id, 0) + 1
+        object.__setattr__(record, _TABLE, self)
+        self.index(record)
+        self.reweigh(record)
+
+    def _release(self, record: R) -> None:
+        self.unindex(record)
+        weight = self._weights.pop(record.id, 0)
+        if weight:
+            self._totals[record.account_id] -= weight
+        record.__dict__.pop(_TABLE, None)
+
+    def index(self, record: R) -> None:
+        for name in self.indexed:
+            self._index[name].setdefault(getattr(record, name), {})[record.id] = None
+
+    def unindex(self, record: R) -> None:
+        for name in self.indexed:
+            value = getattr(record, name)
+            holders = self._index[name].get(value)
+            if holders is not None:
+                holders.pop(record.id, None)
+                if not holders:
+                    del self._index[name][value]
+
+    def find(self, name: str, value: Any) -> list[R]:
+        """The records whose indexed field ``name`` is ``value``, oldest first."""
+        return [self[record_id] for record_id in self._index[name].get(value, ())]
+
+    def reweigh(self, record: R) -> None:
+        """Count the record's weight again, after a change ``weigh`` depends on."""
+        if self._weigh is None or record.id not in self:
+            return
+        weight = self._weigh(record)
+        before = self._weights.get(record.id, 0)
+        self._weights[record.id] = weight
+        self._totals[record.account_id] = self._totals.get(record.account_id, 0) + weight - before
+
+    def total(self, account_id: str) -> int:
+        """The sum of ``weigh`` over the account's records."""
+        return self._totals.get(account_id, 0)
 
     def __delitem__(self, record_id: str) -> None:
         record = self[record_id]
+        self._release(record)
         super().__delitem__(record_id)
         key = (record.account_id, record.region)
         scope = self.scoped[key]
@@ -172,12 +241,14 @@ class Store(Generic[R]):
 
     kind = ""
     label = ""
+    #: The record fields ``records`` indexes (see ``RecordTable``); ``name`` for named kinds.
+    indexed: ClassVar[tuple[str, ...]] = ()
     takes_time: ClassVar[bool] = False
     """Whether a delete leaves the record in a deleting state under ``delete_seconds``."""
 
     def __init__(self, state: State) -> None:
         self.state = state
-        self.records: RecordTable[R] = RecordTable()
+        self.records: RecordTable[R] = RecordTable(self.indexed)
         #: The records being deleted: their ids, with the emulated second each one goes.
         self.removals: dict[str, float] = {}
 
@@ -263,6 +334,6 @@ class Store(Generic[R]):
         self, account_id: str, region: str, name: str, exclude_id: str | None = None
     ) -> None:
         """409 when another record of the account and region already has ``name``."""
-        for other in self.all(account_id, region):
-            if other.id != exclude_id and getattr(other, "name", None) == name:
+        for other in self.records.find("name", name):
+            if other.id != exclude_id and (other.account_id, other.region) == (account_id, region):
                 raise duplicate_name(self.kind, self.label, name)

@@ -43,12 +43,11 @@ class Credential(Record):
 class Credentials(Store[Credential]):
     kind = "objectstore_credential"
     label = "object store credential"
+    indexed = ("name", "access_key_id")
 
     def by_key(self, access_key_id: str) -> Credential | None:
-        for credential in self.records.values():
-            if credential.access_key_id == access_key_id:
-                return credential
-        return None
+        found = self.records.find("access_key_id", access_key_id)
+        return found[0] if found else None
 
     def _check_key(self, access_key_id: str, exclude_id: str | None = None) -> None:
         if not _KEY.match(access_key_id):
@@ -109,8 +108,7 @@ class Credentials(Store[Credential]):
         effects.emit(credential.account_id, "objectstorecredential.updated", credential.id)
 
     def check_delete(self, credential: Credential) -> None:
-        stores = self.state.object_stores.records.values()
-        owned = [s for s in stores if s.owner_id == credential.id]
+        owned = self.state.object_stores.records.find("owner_id", credential.id)
         if owned:
             raise in_use(
                 "objectstore_credential",

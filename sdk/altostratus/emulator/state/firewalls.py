@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from altostratus.emulator.errors import in_use, invalid, missing, not_found
 from altostratus.emulator.params import port_number
 from altostratus.emulator.state.accounts import require_quota
-from altostratus.emulator.state.base import Effects, Record, Store, new_id
+from altostratus.emulator.state.base import Effects, Record, RecordTable, Store, new_id
+
+if TYPE_CHECKING:
+    from altostratus.emulator.state import State
 
 PROTOCOLS = ("tcp", "udp", "icmp")
 DIRECTIONS = ("ingress", "egress")
@@ -93,14 +96,19 @@ class Firewall(Record):
 class Firewalls(Store[Firewall]):
     kind = "firewall"
     label = "firewall"
+    indexed = ("name", "network_id")
     takes_time = True
 
+    def __init__(self, state: State) -> None:
+        super().__init__(state)
+        self.records = RecordTable(self.indexed, weigh=lambda firewall: len(firewall.rules))
+
+    def rule_count(self, account_id: str) -> int:
+        """How many rules the account's firewalls hold, in every region."""
+        return self.records.total(account_id)
+
     def describe(self, firewall: Firewall) -> dict[str, Any]:
-        balancers = [
-            b
-            for b in self.state.load_balancers.all(firewall.account_id)
-            if b.firewall_id == firewall.id
-        ]
+        balancers = self.state.load_balancers.records.find("firewall_id", firewall.id)
         rules = [
             {k: v for k, v in r.describe().items() if k != "firewall_id"} for r in firewall.rules
         ]
@@ -155,8 +163,7 @@ class Firewalls(Store[Firewall]):
         effects.emit(firewall.account_id, "firewall.updated", firewall.id)
 
     def check_delete(self, firewall: Firewall) -> None:
-        balancers = self.state.load_balancers.records.values()
-        users = [b for b in balancers if b.firewall_id == firewall.id]
+        users = self.state.load_balancers.records.find("firewall_id", firewall.id)
         if users:
             raise in_use(
                 "firewall",
@@ -188,6 +195,7 @@ class Firewalls(Store[Firewall]):
             action=fields.get("action") or "allow",
         )
         firewall.rules.append(rule)
+        self.records.reweigh(firewall)
         effects.emit(firewall.account_id, "firewall_rule.created", rule.id)
         return rule
 
@@ -216,4 +224,5 @@ class Firewalls(Store[Firewall]):
     def delete_rule(self, rule: Rule, effects: Effects) -> None:
         firewall = self.records[rule.firewall_id]
         firewall.rules.remove(rule)
+        self.records.reweigh(firewall)
         effects.emit(firewall.account_id, "firewall_rule.deleted", rule.id)

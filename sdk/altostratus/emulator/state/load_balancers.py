@@ -50,6 +50,7 @@ class LoadBalancer(Record):
 class LoadBalancers(Store[LoadBalancer]):
     kind = "loadbalancer"
     label = "load balancer"
+    indexed = ("name", "network_id", "firewall_id")
     takes_time = True
 
     def describe(self, balancer: LoadBalancer) -> dict[str, Any]:

@@ -150,13 +150,11 @@ class Networks(Store[Network]):
             raise Conflict("The default network cannot be deleted", "network_delete_default")
         holders = [
             f"firewall {f.name!r} ({f.id})"
-            for f in self.state.firewalls.all(network.account_id)
-            if f.network_id == network.id
+            for f in self.state.firewalls.records.find("network_id", network.id)
         ]
         holders += [
             f"load balancer {b.name!r} ({b.id})"
-            for b in self.state.load_balancers.all(network.account_id)
-            if b.network_id == network.id
+            for b in self.state.load_balancers.records.find("network_id", network.id)
         ]
         if holders:
             more = f" and {len(holders) - 3} more" if len(holders) > 3 else ""

@@ -45,6 +45,7 @@ class ObjectStore(Record):
 class ObjectStores(Store[ObjectStore]):
     kind = "objectstore"
     label = "object store"
+    indexed = ("name", "bucket", "owner_id")
     takes_time = True
 
     def describe(self, store: ObjectStore) -> dict[str, Any]:
@@ -77,10 +78,8 @@ class ObjectStores(Store[ObjectStore]):
         name, size, access_key_id = fields["name"], fields.get("size"), fields.get("access_key_id")
         check_store_name(name)
         self.check_name_free(account_id, region, name)
-        taken = {s.bucket for s in self.records.values()}
-        taken |= {c.name for c in self.state.credentials.all(account_id, region)}
         suffix = self._suffix()
-        while f"{name}-{suffix}" in taken:
+        while self._taken(account_id, region, f"{name}-{suffix}"):
             suffix = self._suffix()
         auto_id = None
         if access_key_id is None:
@@ -106,6 +105,14 @@ class ObjectStores(Store[ObjectStore]):
         effects.emit(account_id, "objectstore.created", store.id)
         return store
 
+    def _taken(self, account_id: str, region: str, bucket: str) -> bool:
+        """Whether ``bucket`` is a bucket already, or the name of a credential of the scope (the
+        owner credential made with a store takes the bucket's name)."""
+        if self.records.find("bucket", bucket):
+            return True
+        credentials = self.state.credentials.records.find("name", bucket)
+        return any((c.account_id, c.region) == (account_id, region) for c in credentials)
+
     @staticmethod
     def _suffix() -> str:
         return "".join(secrets.choice(string.ascii_lowercase + string.digits) for _ in range(6))
@@ -126,5 +133,5 @@ class ObjectStores(Store[ObjectStore]):
         effects.after(lambda: self.state.buckets.delete_bucket(bucket))
         effects.emit(store.account_id, "objectstore.deleted", store.id)
         auto = self.state.credentials.records.get(store.auto_credential_id or "")
-        if auto is not None and not any(s.owner_id == auto.id for s in self.records.values()):
+        if auto is not None and not self.records.find("owner_id", auto.id):
             self.state.credentials.delete(auto, effects)

@@ -20,6 +20,7 @@ class ReservedIp(Record):
 class ReservedIps(Store[ReservedIp]):
     kind = "ip"
     label = "reserved IP"
+    indexed = ("name", "assigned_to_id")
     takes_time = True
 
     def describe(self, reserved: ReservedIp) -> dict[str, Any]:
@@ -31,10 +32,8 @@ class ReservedIps(Store[ReservedIp]):
         return body
 
     def assigned_to(self, balancer_id: str) -> ReservedIp | None:
-        for reserved in self.records.values():
-            if reserved.assigned_to_id == balancer_id:
-                return reserved
-        return None
+        found = self.records.find("assigned_to_id", balancer_id)
+        return found[0] if found else None
 
     def create(
         self, account_id: str, region: str, effects: Effects, fields: Mapping[str, Any]
