@@ -52,16 +52,16 @@ def test_the_client_lists_past_a_page_whose_records_were_all_deleted(
 def test_deleted_places_are_forgotten_in_time_and_past_a_bound(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from altostratus.emulator.state import base
+    from altostratus.emulator.state import table as tables
 
-    table: base.RecordTable[base.Record] = base.RecordTable()
+    table: tables.RecordTable[tables.Record] = tables.RecordTable()
     for number in range(20):
-        table[f"r{number}"] = base.Record(f"r{number}", "acct", "LON1")
-    monkeypatch.setattr(base, "KEPT_PLACES", 2)
+        table[f"r{number}"] = tables.Record(f"r{number}", "acct", "LON1")
+    monkeypatch.setattr(tables, "KEPT_PLACES", 2)
     for number in range(5):  # the fifth deletion passes twice the bound: the oldest go
         del table[f"r{number}"]
     records, pages = table.page("acct", "LON1", 1, 10)
     assert [r.id for r in records] == [f"r{n}" for n in range(5, 13)] and pages == 2
-    monkeypatch.setattr(base, "KEEP_PLACE_SECONDS", -1.0)
+    monkeypatch.setattr(tables, "KEEP_PLACE_SECONDS", -1.0)
     records, pages = table.page("acct", "LON1", 1, 10)
     assert [r.id for r in records] == [f"r{n}" for n in range(5, 15)] and pages == 2
