@@ -178,3 +178,56 @@ def test_reading_another_resource_in_place_of_an_owned_one_deletes_the_owned_one
     assert owned.id != existing.id
     stack.destroy()
     assert leftovers(fresh_emulator) == {"networks": 1}
+
+
+def test_a_preview_does_not_read_an_id_it_does_not_know_yet(
+    make_stack: Callable[..., Stack], fresh_emulator: Emulator
+) -> None:
+    def program() -> None:
+        made = alto.Network("made", cidr_v4="10.68.0.0/24")
+        alto.Network("again", opts=pulumi.ResourceOptions(id=made.id))
+
+    stack = make_stack(program)
+    assert stack.preview().operations == {"Network:made": "create", "Network:again": "read"}
+    result = stack.up()
+    assert result.resources["Network:again"].outputs["cidr"] == "10.68.0.0/24"
+    stack.destroy()
+    assert leftovers(fresh_emulator) == {}
+
+
+class Tier(pulumi.ComponentResource):
+    """A component holding a component holding a network."""
+
+    def __init__(self, name: str, opts: pulumi.ResourceOptions | None = None) -> None:
+        super().__init__("acme:index:Tier", name, None, opts)
+        inner = pulumi.ComponentResource(
+            "acme:index:Zone", f"{name}-zone", None, pulumi.ResourceOptions(parent=self)
+        )
+        alto.Network(
+            f"{name}-net", cidr_v4="10.69.0.0/24", opts=pulumi.ResourceOptions(parent=inner)
+        )
+
+
+def test_urns_are_the_engines(make_stack: Callable[..., Stack]) -> None:
+    dynamic = "pulumi-python:dynamic/altostratus:Network"
+
+    def program() -> None:
+        Tier("web")
+        if pulumi.Config().get_bool("renamed"):
+            # An alias as a URN copied from the state of a real stack.
+            old = f"urn:pulumi:test::test::{dynamic}::app"
+            alto.Network("main", opts=pulumi.ResourceOptions(aliases=[old]))
+        else:
+            alto.Network("app")
+
+    stack = make_stack(program)
+    stack.up()
+    assert {res.urn for res in stack.state.resources} == {
+        "urn:pulumi:test::test::acme:index:Tier$acme:index:Zone::web-zone",
+        f"urn:pulumi:test::test::acme:index:Tier$acme:index:Zone${dynamic}::web-net",
+        "urn:pulumi:test::test::acme:index:Tier::web",
+        f"urn:pulumi:test::test::{dynamic}::app",
+    }
+    stack.set_config("renamed", "true")
+    assert stack.up().changed() == {}
+    stack.destroy()

@@ -30,10 +30,11 @@ step no other step starts (those running finish and are kept); resources registe
 as their inputs resolve; preview with unknowns and no change; secrets marked by key and
 ``additional_secret_outputs``; the stack configuration stored with the state as the provider's
 inputs and used by refresh and destroy; refresh and destroy in parallel, four steps per CPU as
-the engine's default ``--parallel``; ``ResourceOptions(id=...)`` reads (reading another resource
-under the URN of an owned one deletes the owned one; declaring a resource that was only read
-creates one in its place); ``aliases``; ``import_`` failing as the engine fails for dynamic
-providers.
+the engine's default ``--parallel``; ``ResourceOptions(id=...)`` reads (an id a preview does not
+know yet is not read; reading another resource under the URN of an owned one deletes the owned
+one; declaring a resource that was only read creates one in its place); URNs as the engine makes
+them, so ``aliases`` by name or by URN carry a resource over; ``import_`` failing as the engine
+fails for dynamic providers.
 
 What it does not do, so that nobody mistakes it for the engine:
 

@@ -311,18 +311,30 @@ class Deployment:
     # -- reads ----------------------------------------------------------------------------------
     def read(self, goal: Goal, id_: str) -> tuple[str, Properties]:
         """``ResourceOptions(id=...)``: ``ReadStep.Apply`` (step.go) reads with the given
-        properties as both inputs and state, and fails when nothing has that id."""
-        props = reveal(goal.properties)
+        properties as both inputs and state, and fails when nothing has that id. An id not
+        known yet (a preview) is not read: the resource has no outputs yet."""
+        with self._lock:
+            self._registering += 1
         try:
-            with self.steps.step("read", goal.urn, goal.type):
-                found, outs, _ = self.process.read(goal.urn, id_, props, props)
-                if not found:
-                    raise ResourceFailed(goal.urn, "read", f"resource '{id_}' does not exist")
+            return self._read(goal, id_)
         except Canceled:
             raise
         except ResourceFailed as failed:
             self._failed(failed)
             raise
+        finally:
+            with self._lock:
+                self._registering -= 1
+                self._settled.notify_all()
+
+    def _read(self, goal: Goal, id_: str) -> tuple[str, Properties]:
+        props = reveal(goal.properties)
+        found, outs = id_, Properties()
+        if id_ != UNKNOWN:
+            with self.steps.step("read", goal.urn, goal.type):
+                found, outs, _ = self.process.read(goal.urn, id_, props, props)
+                if not found:
+                    raise ResourceFailed(goal.urn, "read", f"resource '{id_}' does not exist")
         with self._lock:
             old = self._olds.get(goal.urn)
         if old is not None and not old.external and old.id != id_:

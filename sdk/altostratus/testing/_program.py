@@ -24,7 +24,7 @@ import pulumi
 from pulumi.runtime import rpc
 from pulumi.runtime.mocks import MockCallArgs, MockMonitor, MockResourceArgs, Mocks
 from pulumi.runtime.proto import resource_pb2
-from pulumi.runtime.settings import SETTINGS
+from pulumi.runtime.settings import SETTINGS, get_project, get_stack
 
 from altostratus.testing._engine import Deployment
 from altostratus.testing._project import run_project
@@ -96,6 +96,16 @@ class EngineMonitor(MockMonitor):
         super().__init__(_Calls(invoke))
         self.deployment = deployment
         self.references = references
+
+    def make_urn(self, parent: str, type_: str, name: str) -> str:
+        """The URN the engine gives (``Deployment.generateURN`` in
+        ``pkg/resource/deploy/deployment.go``): the parent's whole qualified type before the
+        resource's, none for a child of the stack itself."""
+        if parent:
+            qualified = parent.split("::")[2]
+            if qualified != STACK_TYPE:
+                type_ = f"{qualified}${type_}"
+        return "urn:pulumi:" + "::".join([get_stack(), get_project(), type_, name])
 
     def _aliases(self, request: Any, urn: str) -> list[str]:
         found = list(request.aliasURNs)
