@@ -5,8 +5,12 @@ from __future__ import annotations
 import dataclasses
 import inspect
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from altostratus.providers import _codegen
+from altostratus.providers._resource import AltostratusResource
 from altostratus.providers.load_balancer import LoadBalancerBackendArgs, LoadBalancerBackendArgsDict
 from altostratus.providers.network import Network, NetworkArgs
 
@@ -45,3 +49,35 @@ def test_an_args_field_renamed_alone_makes_the_code_stale() -> None:
     path = Path(inspect.getfile(Network))
     source = path.read_text(encoding="utf-8")
     assert _codegen.render(source, {**texts, "Network.__init__": renamed}) != source
+
+
+LOOKUP_RESULTS = _codegen._lookup_results()
+
+
+def test_every_resource_but_the_rule_has_a_lookup_result() -> None:
+    assert sorted(resource.__name__ for resource, _ in LOOKUP_RESULTS) == [
+        "Firewall",
+        "LoadBalancer",
+        "Network",
+        "ObjectStore",
+        "ObjectStoreCredential",
+        "ReservedIp",
+        "Webhook",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("resource", "result"), LOOKUP_RESULTS, ids=[r.__name__ for r, _ in LOOKUP_RESULTS]
+)
+def test_a_lookup_result_has_the_id_and_every_output_of_its_resource(
+    resource: type[AltostratusResource[Any]], result: type[Any]
+) -> None:
+    fields = {field.name: field.type for field in dataclasses.fields(result)}
+    assert fields.pop("id") == "str"
+    annotations = inspect.get_annotations(resource)
+    expected = {}
+    for name in resource._output_names:
+        declared = str(annotations[name])
+        value = declared.removeprefix("pulumi.Output[").removesuffix("]")
+        expected[name] = declared if name in resource._secret_outputs else f"{value} | None"
+    assert fields == expected

@@ -11,21 +11,27 @@ from altostratus.lookups._find import LookupResult, find, lifted, session
 from altostratus.providers.webhook import Webhook, WebhookProvider
 
 
+# <generated: GetWebhookResult>
 @dataclass(frozen=True)
 class GetWebhookResult(LookupResult):
+    """What a lookup found: the id and every output of ``Webhook``, under the same
+    names; the outputs it keeps secret are secret Outputs."""
+
     url: str | None
     events: list[str] | None
+    secret: pulumi.Output[str]
     created_at: str | None
     disabled: bool | None
     failures: int | None
     last_failure_reason: str | None
-    secret: pulumi.Output[str]
-    """The key that signs deliveries (secret). On ``get_webhook_output``'s Output, read it with
-    ``.apply(lambda hook: hook.secret)``: ``Output.secret`` is a method of every Output."""
+
+
+# </generated>
 
 
 def get_webhook(id: str | None = None, url: str | None = None) -> GetWebhookResult:
-    """The webhook with this ``id`` or ``url``."""
+    """The webhook with this ``id`` or ``url``; its ``secret``, the key that signs deliveries,
+    is a secret Output."""
     provider = WebhookProvider()
     id_, outputs = find(provider, id=id, keys={"url": url}, listing=lambda api: api.webhooks.list())
     return GetWebhookResult.of(id_, outputs, Webhook._secret_outputs)
@@ -34,6 +40,8 @@ def get_webhook(id: str | None = None, url: str | None = None) -> GetWebhookResu
 def get_webhook_output(
     id: pulumi.Input[str] | None = None, url: pulumi.Input[str] | None = None
 ) -> pulumi.Output[GetWebhookResult]:
+    """``get_webhook`` on Inputs. On the Output, read the secret with
+    ``.apply(lambda hook: hook.secret)``: ``Output.secret`` is a method of every Output."""
     return lifted(get_webhook, id=id, url=url)
 
 

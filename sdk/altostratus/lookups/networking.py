@@ -14,19 +14,26 @@ from altostratus.providers.network import NetworkProvider
 from altostratus.providers.reserved_ip import ReservedIpProvider
 
 
+# <generated: GetNetworkResult>
 @dataclass(frozen=True)
 class GetNetworkResult(LookupResult):
+    """What a lookup found: the id and every output of ``Network``, under the same
+    names; the outputs it keeps secret are secret Outputs."""
+
     name: str | None
-    label: str | None
-    region: str | None
     default: bool | None
     cidr: str | None
     cidr_v4: str | None
     gateway_ipv4: str | None
+    label: str | None
     status: str | None
     ipv4_enabled: bool | None
     nameservers_v4: list[str] | None
     free_ip_count: int | None
+    region: str | None
+
+
+# </generated>
 
 
 def get_network(
@@ -51,19 +58,27 @@ def get_network_output(
     return lifted(get_network, id=id, label=label, default=default, region=region)
 
 
+# <generated: GetFirewallResult>
 @dataclass(frozen=True)
 class GetFirewallResult(LookupResult):
+    """What a lookup found: the id and every output of ``Firewall``, under the same
+    names; the outputs it keeps secret are secret Outputs."""
+
     name: str | None
-    label: str | None
-    region: str | None
-    network_id: str | None
-    default: str | None
     account_id: str | None
     rules_count: int | None
-    rules: list[dict[str, Any]] | None
     instance_count: int | None
     cluster_count: int | None
     loadbalancer_count: int | None
+    default: str | None
+    label: str | None
+    network_id: str | None
+    rules: list[dict[str, Any]] | None
+    region: str | None
+    create_default_rules: bool | None
+
+
+# </generated>
 
 
 def get_firewall(
@@ -87,10 +102,13 @@ def get_firewall_output(
     return lifted(get_firewall, id=id, name=name, network_id=network_id, region=region)
 
 
+# <generated: GetLoadBalancerResult>
 @dataclass(frozen=True)
 class GetLoadBalancerResult(LookupResult):
+    """What a lookup found: the id and every output of ``LoadBalancer``, under the same
+    names; the outputs it keeps secret are secret Outputs."""
+
     name: str | None
-    region: str | None
     network_id: str | None
     service_name: str | None
     algorithm: str | None
@@ -105,6 +123,10 @@ class GetLoadBalancerResult(LookupResult):
     session_affinity: str | None
     session_affinity_config_timeout: int | None
     enable_proxy_protocol: str | None
+    region: str | None
+
+
+# </generated>
 
 
 def get_load_balancer(
@@ -123,13 +145,21 @@ def get_load_balancer_output(
     return lifted(get_load_balancer, id=id, name=name, region=region)
 
 
+# <generated: GetReservedIpResult>
 @dataclass(frozen=True)
 class GetReservedIpResult(LookupResult):
+    """What a lookup found: the id and every output of ``ReservedIp``, under the same
+    names; the outputs it keeps secret are secret Outputs."""
+
     name: str | None
-    region: str | None
     ip: str | None
+    assigned_to: dict[str, Any] | None
     assigned_to_id: str | None
-    """The id of the load balancer the address is assigned to; None when unassigned."""
+    assign_to_id: str | None
+    region: str | None
+
+
+# </generated>
 
 
 def get_reserved_ip(
@@ -138,7 +168,8 @@ def get_reserved_ip(
     ip: str | None = None,
     region: str | None = None,
 ) -> GetReservedIpResult:
-    """The reserved IP with this ``id``, ``name`` or address (``ip``)."""
+    """The reserved IP with this ``id``, ``name`` or address (``ip``); ``assigned_to_id`` is the
+    load balancer it is assigned to, None when unassigned."""
     keys = {"name": name, "ip": ip}
     id_, outputs = find(ReservedIpProvider(), id=id, keys=keys, region=region)
     return GetReservedIpResult.of(id_, outputs)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import pulumi
 
@@ -14,25 +15,32 @@ from altostratus.providers.object_store_credential import (
 )
 
 
+# <generated: GetObjectStoreResult>
 @dataclass(frozen=True)
 class GetObjectStoreResult(LookupResult):
+    """What a lookup found: the id and every output of ``ObjectStore``, under the same
+    names; the outputs it keeps secret are secret Outputs."""
+
     name: str | None
-    region: str | None
     max_size_gb: int | None
+    owner_info: pulumi.Output[dict[str, Any]]
     status: str | None
     objectstore_endpoint: str | None
     bucket_name: str | None
     endpoint_url: str | None
     access_key_id: pulumi.Output[str]
-    """The owner credential's key id (secret)."""
     secret_access_key: pulumi.Output[str]
-    """The owner credential's secret key (secret)."""
+    region: str | None
+
+
+# </generated>
 
 
 def get_object_store(
     id: str | None = None, name: str | None = None, region: str | None = None
 ) -> GetObjectStoreResult:
-    """The object store with this ``id`` or ``name``, and its owner's key pair."""
+    """The object store with this ``id`` or ``name``, and its owner credential's key pair
+    (``access_key_id``, ``secret_access_key``), secret."""
     id_, outputs = find(ObjectStoreProvider(), id=id, keys={"name": name}, region=region)
     return GetObjectStoreResult.of(id_, outputs, ObjectStore._secret_outputs)
 
@@ -45,17 +53,23 @@ def get_object_store_output(
     return lifted(get_object_store, id=id, name=name, region=region)
 
 
+# <generated: GetObjectStoreCredentialResult>
 @dataclass(frozen=True)
 class GetObjectStoreCredentialResult(LookupResult):
+    """What a lookup found: the id and every output of ``ObjectStoreCredential``, under the same
+    names; the outputs it keeps secret are secret Outputs."""
+
     name: str | None
-    region: str | None
+    access_key_id: pulumi.Output[str]
+    secret_access_key_id: pulumi.Output[str]
+    secret_access_key: pulumi.Output[str]
     max_size_gb: int | None
     suspended: bool | None
     status: str | None
-    access_key_id: pulumi.Output[str]
-    """The key id (secret)."""
-    secret_access_key: pulumi.Output[str]
-    """The secret key (secret); the API's ``secret_access_key_id``."""
+    region: str | None
+
+
+# </generated>
 
 
 def get_object_store_credential(
@@ -64,7 +78,8 @@ def get_object_store_credential(
     access_key_id: str | None = None,
     region: str | None = None,
 ) -> GetObjectStoreCredentialResult:
-    """The credential with this ``id``, ``name`` or ``access_key_id``."""
+    """The credential with this ``id``, ``name`` or ``access_key_id``; its key pair is secret
+    (``secret_access_key`` is the API's ``secret_access_key_id``)."""
     keys = {"name": name, "access_key_id": access_key_id}
     id_, outputs = find(ObjectStoreCredentialProvider(), id=id, keys=keys, region=region)
     return GetObjectStoreCredentialResult.of(id_, outputs, ObjectStoreCredential._secret_outputs)

@@ -1,4 +1,4 @@
-"""The resources' typed constructors and the nested inputs' typed dicts, written from ``Args``.
+"""The resources' typed constructors, the nested inputs' typed dicts and the lookups' results.
 
 A type checker cannot read a constructor's keywords off a dataclass, so, as in Pulumi's generated
 SDKs, each resource carries an ``__init__`` that lists its inputs with their types (given as
@@ -6,16 +6,19 @@ keywords, or as an ``<Name>Args`` object), and each nested ``Args`` class (one t
 resource's) a ``TypedDict`` twin, ``<Name>ArgsDict``. One signature takes both forms, rather than
 an ``@overload`` per form: with overloads, type checkers report a wrong input as "no overload
 matches" without naming it. Both are generated from the ``Args`` dataclasses, the one
-declaration of every input, into the blocks between ``# <generated: KEY>`` and
-``# </generated>`` of the resource modules:
+declaration of every input. A lookup's result (``Get<Name>Result``) is generated from the
+resource's outputs, the annotated ``pulumi.Output`` attributes of its class: the same names, each
+a plain value or None, and an ``Output`` for the ones the resource keeps secret. The code goes
+into the blocks between ``# <generated: KEY>`` and ``# </generated>`` of the resource and lookup
+modules:
 
     python -m altostratus.providers._codegen          # rewrite the blocks
     python -m altostratus.providers._codegen --check  # exit 1 when a block is stale
 
 The blocks are written in ruff's format (ruff is a development dependency), and a test runs the
 check. A new block is added by writing its two marker lines (the key is
-``<Resource>.__init__`` inside the class, or ``<Name>ArgsDict`` at module level) and running the
-command.
+``<Resource>.__init__`` inside the class, or ``<Name>ArgsDict`` or ``Get<Resource>Result`` at
+module level) and running the command.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ _BLOCK = re.compile(
     re.MULTILINE | re.DOTALL,
 )
 _OPTIONAL = " | None"
+_OUTPUT = re.compile(r"pulumi\.Output\[(?P<value>.+)\]")
 
 
 def _resources() -> list[type[AltostratusResource[Any]]]:
@@ -47,6 +51,14 @@ def _nested_args() -> list[type[Any]]:
     resource_args = {resource._args_class for resource in _resources()}
     found = (getattr(providers, name) for name in providers.__all__ if name.endswith("Args"))
     return [cls for cls in found if cls not in resource_args]
+
+
+def _lookup_results() -> list[tuple[type[AltostratusResource[Any]], type[Any]]]:
+    """Each resource that has a lookup, with its lookup's result class."""
+    from altostratus import lookups
+
+    found = {f"Get{cls.__name__}Result": cls for cls in _resources()}
+    return [(found[name], getattr(lookups, name)) for name in lookups.__all__ if name in found]
 
 
 def _annotation(field: dataclasses.Field[Any]) -> str:
@@ -96,10 +108,34 @@ def typed_dict(args_class: type[Any]) -> str:
     return "\n".join(lines)
 
 
+def lookup_result(resource: type[AltostratusResource[Any]]) -> str:
+    """The result of a resource's lookup: its id and every output of the resource."""
+    name = resource.__name__
+    lines = [
+        "@dataclass(frozen=True)",
+        f"class Get{name}Result(LookupResult):",
+        f'    """What a lookup found: the id and every output of ``{name}``, under the same',
+        '    names; the outputs it keeps secret are secret Outputs."""',
+        "",
+    ]
+    annotations = inspect.get_annotations(resource)
+    for output in resource._output_names:
+        annotation = str(annotations[output])
+        value = _OUTPUT.fullmatch(annotation)
+        if value is None:
+            raise TypeError(f"{name}.{output}: outputs are annotated pulumi.Output[...]")
+        if output in resource._secret_outputs:
+            lines.append(f"    {output}: {annotation}")
+        else:
+            lines.append(f"    {output}: {value['value']} | None")
+    return "\n".join(lines)
+
+
 def blocks() -> dict[str, str]:
     """Every generated block's text, by key."""
     texts = {f"{cls.__name__}Dict": typed_dict(cls) for cls in _nested_args()}
     texts.update({f"{cls.__name__}.__init__": constructor(cls) for cls in _resources()})
+    texts.update({f"Get{cls.__name__}Result": lookup_result(cls) for cls, _ in _lookup_results()})
     return texts
 
 
@@ -128,7 +164,8 @@ def stale_files() -> dict[Path, str]:
     texts = blocks()
     placed: set[str] = set()
     stale = {}
-    modules = {Path(inspect.getfile(cls)) for cls in (*_resources(), *_nested_args())}
+    results = [result for _, result in _lookup_results()]
+    modules = {Path(inspect.getfile(cls)) for cls in (*_resources(), *_nested_args(), *results)}
     for path in sorted(modules):
         source = path.read_text(encoding="utf-8")
         placed.update(match["key"] for match in _BLOCK.finditer(source))
