@@ -155,3 +155,80 @@ def test_a_replacing_change_is_refused_while_adopt_stays(
     assert "declared with adopt, and changing cidr_v4 replaces it" in message
     assert own_networks(api) == [existing.id]
     assert api.networks.get(existing.id).cidr == "10.93.0.0/24"
+
+
+def test_each_resource_is_adopted_unchanged_then_managed(
+    make_stack: Callable[..., Stack], api: Client
+) -> None:
+    """The six kinds the tests above adopt only partly: each taken over, then destroyed."""
+    network = api.networks.create(label="estate", cidr_v4="10.97.0.0/24")
+    firewall = api.firewalls.create(name="estate-fw", network_id=network.id)
+    rule = api.firewall_rules.create(
+        firewall.id, protocol="tcp", start_port=8443, cidr=["10.0.0.0/8"], label="estate"
+    )
+    backend = {"ip": "10.97.0.5", "protocol": "TCP", "source_port": 443, "target_port": 8443}
+    balancer = api.load_balancers.create(
+        name="estate-lb", network_id=network.id, backends=[backend]
+    )
+    address = api.reserved_ips.create(name="estate-ip")
+    api.reserved_ips.assign(address.id, balancer.id)
+    store = api.object_stores.create(name="estate-store", size=40)
+    webhook = api.webhooks.create(url="https://hooks.example.com/estate", events=["ip.updated"])
+    secret = api.webhooks.get(webhook.id).secret
+
+    def program() -> None:
+        alto.Firewall.adopt(
+            "fw", firewall.id, alto.FirewallArgs(name="estate-fw", network_id=network.id)
+        )
+        alto.FirewallRule.adopt(
+            "https",
+            rule.id,
+            alto.FirewallRuleArgs(
+                firewall_id=firewall.id,
+                protocol="tcp",
+                start_port="8443",
+                cidr=["10.0.0.0/8"],
+                label="estate",
+            ),
+        )
+        lb = alto.LoadBalancer.adopt(
+            "lb",
+            balancer.id,
+            alto.LoadBalancerArgs(name="estate-lb", network_id=network.id, backends=[backend]),
+        )
+        alto.ReservedIp.adopt(
+            "ip", address.id, alto.ReservedIpArgs(name="estate-ip", assign_to_id=lb.id)
+        )
+        alto.ObjectStore.adopt(
+            "store", store.id, alto.ObjectStoreArgs(name="estate-store", max_size_gb=40)
+        )
+        hook = alto.Webhook.adopt(
+            "hook",
+            webhook.id,
+            alto.WebhookArgs(url="https://hooks.example.com/estate", events=["ip.updated"]),
+        )
+        pulumi.export("secret", hook.secret)
+
+    stack = make_stack(program)
+    adopted = stack.up()
+    ids = {key: state.id for key, state in adopted.resources.items()}
+    assert ids == {
+        "Firewall:fw": firewall.id,
+        "FirewallRule:https": rule.id,
+        "LoadBalancer:lb": balancer.id,
+        "ReservedIp:ip": address.id,
+        "ObjectStore:store": store.id,
+        "Webhook:hook": webhook.id,
+    }
+    assert set(adopted.operations.values()) == {"create"}
+    assert adopted.outputs["secret"].secret and adopted.outputs["secret"].value == secret
+    # Nothing was made on the way, and nothing changes on the next up.
+    assert len(api.firewall_rules.list(firewall.id)) == 4  # the three default rules and https
+    assert [b.id for b in api.load_balancers.list()] == [balancer.id]
+    assert len(api.object_store_credentials.list()) == 1  # the store's owner
+    assert stack.up().changed() == {}
+
+    stack.destroy()
+    assert api.firewalls.list() == [] and api.load_balancers.list() == []
+    assert api.reserved_ips.list() == [] and api.object_stores.list() == []
+    assert api.webhooks.list() == []
