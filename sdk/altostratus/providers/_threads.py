@@ -56,6 +56,7 @@ def serve_at_once(threads: int) -> None:
         if executor is None:
             _report(threads, problem)
             return
+        before = executor._max_workers
         try:
             executor._max_workers = threads
         except (AttributeError, TypeError) as error:
@@ -64,7 +65,12 @@ def serve_at_once(threads: int) -> None:
         if executor._max_workers != threads:
             _report(threads, "its bound did not take the new value")
             return
-        _start_queued(executor, threads)
+        try:
+            _start_queued(executor, threads)
+        except RuntimeError as error:  # the system refused a thread: keep the SDK's bound
+            executor._max_workers = before
+            _report(threads, f"a thread could not start ({error})")
+            return
     _log.debug("the provider process serves up to %d calls at once", threads)
 
 
