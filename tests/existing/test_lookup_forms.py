@@ -216,3 +216,27 @@ def test_lookups_read_the_services_answer_shapes(
         "store": [made["store"], 20],
         "quota": [10, None],
     }
+
+
+def test_webhooks_sharing_a_url_are_told_apart_by_their_events(
+    make_stack: Callable[..., Stack], api: Client
+) -> None:
+    url = "https://hooks.example.com/shared"
+    networks = api.webhooks.create(url=url, events=["network.created", "network.deleted"])
+    addresses = api.webhooks.create(url=url, events=["ip.created"])
+
+    def program() -> None:
+        by_events = alto.get_webhook(url=url, events=["network.deleted", "network.created"])
+        by_output = alto.get_webhook_output(
+            url=url, events=[pulumi.Output.from_input("ip.created")]
+        )
+        by_id = alto.get_webhook(id=networks.id, events=["network.created", "network.deleted"])
+        pulumi.export("found", [by_events.id, by_output.id, by_id.id])
+        try:
+            alto.get_webhook(id=networks.id, events=["ip.created"])
+        except alto.NoSingleMatchError as error:
+            pulumi.export("mismatch", str(error))
+
+    outputs = make_stack(program).up().output_values()
+    assert outputs["found"] == [networks.id, addresses.id, networks.id]
+    assert outputs["mismatch"] == f"no webhook id='{networks.id}' events=['ip.created'] exists"

@@ -75,6 +75,8 @@ uploader_key: pulumi.Output[str] = uploader.secret_access_key
 hook_secret: pulumi.Output[str] = alto.get_webhook_output(url=webhook.url).apply(
     lambda found: found.secret
 )
+events_hook = alto.get_webhook(url="https://hooks.example.com/alto", events=["ip.created"])
+hook_events: list[str] | None = events_hook.events
 limit: int | None = alto.get_quota().network_count_limit
 existing = alto.Network.get("existing", shared.id, region="FRA1")
 existing_rule = alto.FirewallRule.get("existing-ssh", "rule-id", firewall_id=firewall.id)

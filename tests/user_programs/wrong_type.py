@@ -8,3 +8,4 @@ alto.Firewall(
 )
 alto.get_network_output(default="yes")  # expect: "default"
 alto.Network.adopt("net", "id", alto.FirewallArgs(network_id="n"))  # expect: "FirewallArgs"
+alto.get_webhook_output(events=[42])  # expect-mypy: List item 0  # expect-pyright: "events"

@@ -94,8 +94,15 @@ def only(found: list[T], ids: Callable[[T], str], what: str) -> T:
     return found[0]
 
 
+def same(found: Any, wanted: Any) -> bool:
+    """Whether a record's value is the one looked for; a list (a webhook's events) is a set."""
+    if isinstance(wanted, (list, tuple)) and isinstance(found, (list, tuple)):
+        return sorted({str(item) for item in found}) == sorted({str(item) for item in wanted})
+    return bool(found == wanted)
+
+
 def matches(record: Any, keys: Mapping[str, Any]) -> bool:
-    return all(getattr(record, name, None) == value for name, value in keys.items())
+    return all(same(getattr(record, name, None), value) for name, value in keys.items())
 
 
 def find(
@@ -130,7 +137,7 @@ def find(
 
 
 def matches_outputs(outputs: Mapping[str, Any], keys: Mapping[str, Any]) -> bool:
-    return all(outputs.get(name) == value for name, value in keys.items())
+    return all(same(outputs.get(name), value) for name, value in keys.items())
 
 
 def lifted(function: Callable[..., T], **inputs: pulumi.Input[Any] | None) -> pulumi.Output[T]:

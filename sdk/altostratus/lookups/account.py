@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import pulumi
@@ -29,20 +30,26 @@ class GetWebhookResult(LookupResult):
 # </generated>
 
 
-def get_webhook(id: str | None = None, url: str | None = None) -> GetWebhookResult:
-    """The webhook with this ``id`` or ``url``; its ``secret``, the key that signs deliveries,
-    is a secret Output."""
+def get_webhook(
+    id: str | None = None, url: str | None = None, events: Sequence[str] | None = None
+) -> GetWebhookResult:
+    """The webhook with this ``id``, or its natural key: ``url``, and ``events`` (in any order)
+    where several webhooks share a URL. Its ``secret``, the key that signs deliveries, is a
+    secret Output."""
     provider = WebhookProvider()
-    id_, outputs = find(provider, id=id, keys={"url": url}, listing=lambda api: api.webhooks.list())
+    keys = {"url": url, "events": None if events is None else list(events)}
+    id_, outputs = find(provider, id=id, keys=keys, listing=lambda api: api.webhooks.list())
     return GetWebhookResult.of(id_, outputs, Webhook._secret_outputs)
 
 
 def get_webhook_output(
-    id: pulumi.Input[str] | None = None, url: pulumi.Input[str] | None = None
+    id: pulumi.Input[str] | None = None,
+    url: pulumi.Input[str] | None = None,
+    events: pulumi.Input[Sequence[pulumi.Input[str]]] | None = None,
 ) -> pulumi.Output[GetWebhookResult]:
     """``get_webhook`` on Inputs. On the Output, read the secret with
     ``.apply(lambda hook: hook.secret)``: ``Output.secret`` is a method of every Output."""
-    return lifted(get_webhook, id=id, url=url)
+    return lifted(get_webhook, id=id, url=url, events=events)
 
 
 def get_quota() -> Quota:
