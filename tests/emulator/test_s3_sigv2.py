@@ -6,13 +6,14 @@ import base64
 import hashlib
 import http.client
 import re
+import time
 from collections.abc import Iterator
 from email.utils import formatdate
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 import pytest
-from botocore.auth import HmacV1Auth
+from botocore.auth import HmacV1Auth, S3SigV4Auth
 from botocore.awsrequest import AWSRequest
 from botocore.credentials import Credentials
 from botocore.exceptions import ClientError
@@ -25,6 +26,8 @@ from .served_s3 import (
     FOREIGN_BUCKET,
     OWNER,
     SIBLING,
+    SMALL_BUCKET,
+    SMALL_LIMIT,
     STRANGER,
     S3Server,
     WallClock,
@@ -259,6 +262,16 @@ def test_x_amz_date_is_accepted_signed_as_s3_documents_and_as_botocore_signs(
     assert send("GET", url, dict(request.headers))[:2] == (200, b"v")
 
 
+def test_a_presigned_url_is_checked_against_its_expires_as_spelt(s3: S3Server) -> None:
+    s3.client(OWNER).put_object(Bucket=BUCKET, Key="k", Body=b"v")
+    expires = f"0{int(time.time()) + 300}"
+    signature = sign(OWNER.secret_access_key, f"GET\n\n\n{expires}\n/{BUCKET}/k")
+    query = urlencode(
+        {"AWSAccessKeyId": OWNER.access_key_id, "Signature": signature, "Expires": expires}
+    )
+    assert send("GET", f"{s3.url}/{BUCKET}/k?{query}")[:2] == (200, b"v")
+
+
 def test_malformed_v2_requests_are_refused_with_s3s_errors(s3: S3Server) -> None:
     url = f"{s3.url}/{BUCKET}/k"
     date = formatdate(usegmt=True)
@@ -296,3 +309,30 @@ def test_a_v2_upload_is_checked_against_its_content_md5(
         HmacV1Auth(Credentials(OWNER.access_key_id, OWNER.secret_access_key)).add_auth(request)
         status, body, _ = send("PUT", url, dict(request.headers), b"stored")
         assert (status, code(body)) == expected
+
+
+@pytest.mark.parametrize("signature_version", ["s3", "s3v4"])
+def test_a_form_upload_is_refused_so_no_upload_escapes_the_size_limit(
+    s3: S3Server, signature_version: str
+) -> None:
+    boundary = "form-boundary"
+    form = (
+        (
+            f'--{boundary}\r\nContent-Disposition: form-data; name="key"\r\n\r\nbig.bin\r\n'
+            f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="f"\r\n'
+            "Content-Type: application/octet-stream\r\n\r\n"
+        ).encode()
+        + b"x" * (SMALL_LIMIT * 5)
+        + f"\r\n--{boundary}--\r\n".encode()
+    )
+    url = f"{s3.url}/{SMALL_BUCKET}"
+    headers = {"Content-Type": f"multipart/form-data; boundary={boundary}"}
+    request = AWSRequest(method="POST", url=url, data=form, headers=headers)
+    credentials = Credentials(OWNER.access_key_id, OWNER.secret_access_key)
+    if signature_version == "s3":
+        HmacV1Auth(credentials).add_auth(request)
+    else:
+        S3SigV4Auth(credentials, "s3", "us-east-1").add_auth(request)
+    status, body, _ = send("POST", url, dict(request.headers), form)
+    assert (status, code(body)) == (501, "NotImplemented")
+    assert s3.client(OWNER).list_objects_v2(Bucket=SMALL_BUCKET)["KeyCount"] == 0

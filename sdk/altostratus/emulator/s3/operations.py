@@ -43,6 +43,8 @@ class Kind(enum.Enum):
     LIST_BUCKETS = "ListBuckets"
     CREATE_BUCKET = "CreateBucket"
     DELETE_BUCKET = "DeleteBucket"
+    POST_OBJECT = "PostObject"
+    """An HTML form upload: a bucket's POST that is not DeleteObjects (``?delete``)."""
     PUT_OBJECT = "PutObject"
     UPLOAD_PART = "UploadPart"
     COMPLETE_UPLOAD = "CompleteMultipartUpload"
@@ -121,6 +123,8 @@ def classify(environ: Mapping[str, Any], query: Mapping[str, str]) -> Operation:
             return Operation(Kind.CREATE_BUCKET, bucket, "")
         if method == "DELETE" and not configures:
             return Operation(Kind.DELETE_BUCKET, bucket, "")
+        if method == "POST" and "delete" not in query:
+            return Operation(Kind.POST_OBJECT, bucket, "")
         return Operation(Kind.OTHER, bucket, "")
     upload_id = query.get("uploadId")
     if method == "POST" and upload_id:

@@ -27,11 +27,12 @@ class S3Service:
     """moto's S3 behind AWS Signature V4 and V2, store ownership and the stores' size limits.
 
     Every request must be signed (header or presigned URL, either signature version) by a
-    credential the directory knows,
-    and the signer must be the addressed bucket's owner credential. Buckets are made and removed
-    only through ``create_bucket``/``delete_bucket`` (the API's object stores): S3's own
-    CreateBucket and DeleteBucket are refused. ListBuckets answers the signer's buckets only.
-    Presigned URLs expire by real wall time, the clock their signers stamp them with.
+    credential the directory knows, and the signer must be the addressed bucket's owner
+    credential. Buckets are made and removed only through ``create_bucket``/``delete_bucket``
+    (the API's object stores): S3's own CreateBucket and DeleteBucket are refused, and so are
+    HTML form uploads (POST Object), which would escape the size limit. ListBuckets answers the
+    signer's buckets only. Presigned URLs expire by real wall time, the clock their signers stamp
+    them with.
     """
 
     def __init__(
@@ -106,6 +107,13 @@ class S3Service:
                 "buckets are made and removed as object stores through the API."
             )
         bucket = auth.authorize(self._directory, operation.bucket, key)
+        if operation.kind is Kind.POST_OBJECT:
+            raise S3Error(
+                501,
+                "NotImplemented",
+                "POST uploads (HTML forms) are not supported here: "
+                "upload with PUT, or with a presigned PUT URL.",
+            )
         if operation.copy_source is not None:
             auth.authorize(self._directory, operation.copy_source.bucket, key)
         data = signer.body
@@ -189,7 +197,7 @@ class S3Service:
 
 
 _FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
-_REASONS = {400: "Bad Request", 403: "Forbidden", 404: "Not Found"}
+_REASONS = {400: "Bad Request", 403: "Forbidden", 404: "Not Found", 501: "Not Implemented"}
 
 
 def _resource(environ: dict[str, Any]) -> str:

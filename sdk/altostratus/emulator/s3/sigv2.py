@@ -174,7 +174,7 @@ def strings_to_sign(
     )
     amz_lines = "".join(f"{name}:{value}\n" for name, value in amz)
     if signature.expires is not None:
-        dates = [str(signature.expires)]
+        dates = [query["Expires"]]  # as sent: the integer's spelling is signed
     elif "x-amz-date" in headers:
         dates = ["", headers.get("date", "").strip()]
     else:
