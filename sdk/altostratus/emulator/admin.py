@@ -126,6 +126,13 @@ def _optional(body: dict[str, Any], name: str, *kinds: type) -> Any:
     return value
 
 
+#: The longest a fault holds a request, in real seconds: each held request holds one of the
+#: server's bounded threads, so a longer delay could stall the emulator for good.
+MAX_FAULT_DELAY_SECONDS = 60
+#: The largest ``Retry-After`` a fault answers with: a day.
+MAX_RETRY_AFTER_SECONDS = 86_400
+
+
 def add_fault(app: EmulatorApp, body: dict[str, Any]) -> Any:
     known = {
         "method",
@@ -154,8 +161,18 @@ def add_fault(app: EmulatorApp, body: dict[str, Any]) -> Any:
         raise invalid("count", "count must be at least 1")
     if settings["status"] is not None and not 400 <= settings["status"] <= 599:
         raise invalid("status", "status must be an error status from 400 to 599")
-    if settings["delay_seconds"] is not None and settings["delay_seconds"] < 0:
-        raise invalid("delay_seconds", "delay_seconds must not be negative")
+    delay = settings["delay_seconds"]
+    if delay is not None and not 0 <= delay <= MAX_FAULT_DELAY_SECONDS:
+        raise invalid(
+            "delay_seconds",
+            f"delay_seconds must be from 0 to {MAX_FAULT_DELAY_SECONDS} (real seconds)",
+        )
+    wait = settings["retry_after_seconds"]
+    if wait is not None and not 0 <= wait <= MAX_RETRY_AFTER_SECONDS:
+        raise invalid(
+            "retry_after_seconds",
+            f"retry_after_seconds must be from 0 to {MAX_RETRY_AFTER_SECONDS}",
+        )
     return {"id": app.faults.add(**settings).id}
 
 
