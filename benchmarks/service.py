@@ -1,6 +1,7 @@
 """Section 8: the emulator as a service. Its server beside werkzeug's development server (the
 same application and state, interleaved, the load from another process), the 10 000th network
-create beside the 10th, and the memory 1 000 records take (and give back on reset).
+and firewall create beside the 10th (in memory, and a network with ``--state-dir``), and the
+memory 1 000 records take (and give back on reset).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import json
 import logging
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import tracemalloc
@@ -96,45 +98,77 @@ def _first_network(emulator: Emulator) -> str:
         return api.networks.list()[0].id
 
 
-def _fill_networks(emulator: Emulator, total: int) -> None:
-    """Networks in LON1 up to ``total`` (the default one included), straight into the state."""
+def _fill(emulator: Emulator, kind: str, total: int) -> None:
+    """Networks (the default one included) or firewalls in LON1 up to ``total``, straight into
+    the state (as a request would make them, without their answers)."""
     state = emulator.state
     account = state.default_account
     with state.lock:
-        have = len(state.networks.all(account.id, "LON1"))
+        if kind == "network":
+            have = len(state.networks.all(account.id, "LON1"))
+            for number in range(have, total):
+                state.networks.create(account.id, "LON1", Effects(), {"label": f"fill-{number}"})
+            return
+        network = state.networks.all(account.id, "LON1")[0].id
+        have = len(state.firewalls.all(account.id, "LON1"))
         for number in range(have, total):
-            state.networks.create(account.id, "LON1", Effects(), {"label": f"fill-{number}"})
+            fields = {"name": f"fill-{number}", "network_id": network}
+            state.firewalls.create(account.id, "LON1", Effects(), fields)
+
+
+def _create_and_delete(api: Client, kind: str, number: int, network: str) -> float:
+    """Seconds the create of one ``kind`` took; it is deleted again (untimed)."""
+    started = time.perf_counter()
+    if kind == "network":
+        made: Any = api.networks.create(label=f"timed-{number}")
+    else:
+        made = api.firewalls.create(name=f"timed-{number}", network_id=network)
+    took = time.perf_counter() - started
+    (api.networks if kind == "network" else api.firewalls).delete(made.id)
+    return took
+
+
+#: What is created, and whether the emulator keeps its state in a folder (``--state-dir``).
+GROWTH_CASES = (("network", False), ("firewall", False), ("network", True))
 
 
 def _growth(section: Section, quick: bool) -> Table:
     sizes = (10, 1000) if quick else (10, 10_000)
-    count = 20 if quick else 200
     table = Table(
-        ["network", "create (median)", "ratio", "target", "verdict"],
-        caption="Creating the account's nth network of a region through the client (ranges "
-        "handed out by the emulator); each is deleted again before the next is timed.",
+        ["create", "state", "nth of the region", "create (median)", "ratio", "target", "verdict"],
+        caption="Creating the account's nth network (range handed out by the emulator) or "
+        "firewall (name checked) of a region through the client; each is deleted again before "
+        "the next is timed. With --state-dir, every change is saved before it is answered.",
     )
-    with fast_emulator() as emulator:
-        raise_quota(emulator.api_url, network_count=max(sizes) + 10)
-        with Client(api_key=emulator.api_key, api_url=emulator.api_url) as api:
-            took: dict[int, float] = {}
-            for size in sizes:
-                _fill_networks(emulator, size - 1)
-                times = []
-                for number in range(count):
-                    started = time.perf_counter()
-                    made = api.networks.create(label=f"timed-{number}")
-                    times.append(time.perf_counter() - started)
-                    api.networks.delete(made.id)
-                took[size] = median(times)
-                ratio = took[size] / took[sizes[0]]
-                first = size == sizes[0]
-                table.add(
-                    f"{size:,}th", f"{took[size] * 1000:.2f} ms", "" if first else f"{ratio:.2f}x",
-                    "" if first else f"≤ {GROWTH_TARGET:g}x",
-                    INFO if first else verdict(ratio <= GROWTH_TARGET),
-                )  # fmt: skip
-                section.data[f"network.{size}"] = took[size]
+    for kind, kept in GROWTH_CASES:
+        count = (5 if quick else 10) if kept else (20 if quick else 200)
+        with tempfile.TemporaryDirectory() as folder:
+            emulator = fast_emulator(state_dir=folder if kept else None)
+            with emulator:
+                raise_quota(
+                    emulator.api_url,
+                    network_count=max(sizes) + 10,
+                    security_group=max(sizes) + 10,
+                    security_group_rule=3 * max(sizes) + 10,
+                )
+                with Client(api_key=emulator.api_key, api_url=emulator.api_url) as api:
+                    network = api.networks.list()[0].id
+                    took: dict[int, float] = {}
+                    for size in sizes:
+                        _fill(emulator, kind, size - 1)
+                        took[size] = median(
+                            [_create_and_delete(api, kind, n, network) for n in range(count)]
+                        )
+                        ratio = took[size] / took[sizes[0]]
+                        first = size == sizes[0]
+                        table.add(
+                            kind, "--state-dir" if kept else "in memory", f"{size:,}th",
+                            f"{took[size] * 1000:.2f} ms", "" if first else f"{ratio:.2f}x",
+                            "" if first else f"≤ {GROWTH_TARGET:g}x",
+                            INFO if first else verdict(ratio <= GROWTH_TARGET),
+                        )  # fmt: skip
+                        where = ".state_dir" if kept else ""
+                        section.data[f"{kind}{where}.{size}"] = took[size]
     return table
 
 
