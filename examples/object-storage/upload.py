@@ -1,4 +1,5 @@
-"""Upload a file to the stack's object store and list what is there.
+"""Upload a file to the stack's object store, list what is there, and print a link to the file
+that works for an hour without credentials (a presigned URL, boto3's default signing).
 
     python upload.py path/to/file
 
@@ -45,12 +46,17 @@ def main(argv: list[str]) -> int:
         aws_access_key_id=outputs["access_key_id"],
         aws_secret_access_key=outputs["secret_access_key"],
         region_name="us-east-1",
-        config=Config(s3={"addressing_style": "path"}, signature_version="s3v4"),
+        config=Config(s3={"addressing_style": "path"}),
     )
-    s3.upload_file(str(path), outputs["bucket"], f"uploads/{path.name}")
+    key = f"uploads/{path.name}"
+    s3.upload_file(str(path), outputs["bucket"], key)
     listing = s3.list_objects_v2(Bucket=outputs["bucket"], Prefix="uploads/")
     for item in listing.get("Contents", []):
         print(f"{item['Size']:>10}  {item['Key']}")
+    link = s3.generate_presigned_url(
+        "get_object", Params={"Bucket": outputs["bucket"], "Key": key}, ExpiresIn=3600
+    )
+    print(f"link for an hour: {link}")
     return 0
 
 

@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 
@@ -115,7 +116,12 @@ def test_object_storage_upload_script_works_with_the_stack_outputs(
         timeout=60,
     )
     assert answer.returncode == 0, answer.stderr
-    assert answer.stdout.split() == [str(upload.stat().st_size), "uploads/hello.txt"]
+    listed, link = answer.stdout.splitlines()
+    assert listed.split() == [str(upload.stat().st_size), "uploads/hello.txt"]
+    url = link.removeprefix("link for an hour: ")
+    assert "AWSAccessKeyId=" in url  # boto3's default presigning: Signature V2
+    with urllib.request.urlopen(url, timeout=10) as fetched:
+        assert fetched.read() == b"hello from the example\n"
 
 
 def test_stack_composition_builds_on_the_network_stack(
