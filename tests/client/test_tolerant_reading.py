@@ -249,6 +249,7 @@ def test_balancer_backends_without_protocol_and_with_a_health_check_port(
         80,
         8080,
     )
+    assert read.health_check_port == 81
 
 
 def test_a_page_without_items_is_an_empty_page(client: Client, api: FakeAPI) -> None:

@@ -79,8 +79,9 @@ class Bad:
     drop: tuple[str, ...] = ()
     api_field: str | None = None
     on_wire: bool = True
-    """False when the service takes the value (it ignores unknown fields; the spec allows an
-    empty backend set, which only the provider refuses)."""
+    """False when the service takes the value (it ignores unknown fields; an empty string is an
+    absent field; it takes the official clients' other spellings; the spec allows an empty
+    backend set, which only the provider refuses)."""
 
 
 def backend(**change: Any) -> list[dict[str, Any]]:
@@ -114,7 +115,7 @@ BAD = [
     Bad("rule", {"start_port": "http"}, "start_port"),
     Bad("rule", {"start_port": "22", "end_port": "21"}, "end_port"),
     Bad("rule", {"end_port": "70000"}, "end_port"),
-    Bad("rule", {"direction": "inbound"}, "direction"),
+    Bad("rule", {"direction": "inbound"}, "direction", on_wire=False),
     Bad("rule", {"direction": "both"}, "direction"),
     Bad("rule", {"action": "reject"}, "action"),
     Bad("rule", {"cidr": ["10.0.0.0/40"]}, "cidr"),
@@ -145,10 +146,10 @@ BAD = [
     Bad("store", {"max_size_gb": -1}, "max_size_gb", api_field="size"),
     Bad("store", {"max_size_gb": 2.5}, "max_size_gb", api_field="size"),
     Bad("store", {"max_size_gb": "big"}, "max_size_gb", api_field="size"),
-    Bad("store", {"access_key_id": ""}, "access_key_id"),
+    Bad("store", {"access_key_id": ""}, "access_key_id", on_wire=False),
     Bad("credential", {"max_size_gb": 0}, "max_size_gb"),
     Bad("credential", {"access_key_id": 12345}, "access_key_id"),
-    Bad("credential", {"secret_access_key_id": ""}, "secret_access_key_id"),
+    Bad("credential", {"secret_access_key_id": ""}, "secret_access_key_id", on_wire=False),
     Bad("credential", {"region": "nyc"}, "region"),
     Bad("webhook", {"url": "ftp://hooks.example.com/x"}, "url"),
     Bad("webhook", {"url": "not a url"}, "url"),
@@ -157,7 +158,7 @@ BAD = [
     Bad("webhook", {"events": ["network.exploded"]}, "events"),
     Bad("webhook", {"events": []}, "events"),
     Bad("webhook", {"events": "network.created"}, "events"),
-    Bad("webhook", {"secret": ""}, "secret"),
+    Bad("webhook", {"secret": ""}, "secret", on_wire=False),
     # Values the service refuses but the provider's check lets through.
     Bad("network", {"cidr_v4": "10.40.0.0/30"}, "cidr_v4"),
     Bad("rule", {"start_port": "\u0662\u0662"}, "start_port"),

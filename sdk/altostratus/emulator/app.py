@@ -1,7 +1,11 @@
 """The service's WSGI application: routing, authentication, parameters, region, the test
 controls (faults, request log, rate limit), and the one place where a service request's errors
 become the JSON error body (``EmulatorError`` through ``wire.error_response``; anything else is a
-bug, logged and answered 500)."""
+bug, logged and answered 500).
+
+Fields an operation does not take (see ``bodies``) are ignored, as the service does, and listed
+in the request's log entry; a ``strict`` emulator refuses them instead (400
+``parameter_<name>_unknown``), so a test can catch a wrong call."""
 
 from __future__ import annotations
 
@@ -32,8 +36,10 @@ from altostratus.emulator.state.base import Effects
 from altostratus.emulator.wire import (
     bearer_key,
     error_response,
+    ignored_query,
     json_response,
     read_params,
+    refuse_unknown,
     resolve_region,
 )
 
@@ -47,8 +53,16 @@ def service_router(routes: Iterable[Route]) -> Router[Route]:
 
 
 class EmulatorApp:
-    def __init__(self, state: State, events: EventSink, *, rate_limit: float | None = None) -> None:
+    def __init__(
+        self,
+        state: State,
+        events: EventSink,
+        *,
+        rate_limit: float | None = None,
+        strict: bool = False,
+    ) -> None:
         self.state = state
+        self.strict = strict
         self.events = events
         self.faults = Faults()
         self.log = RequestLog()
@@ -105,7 +119,7 @@ class EmulatorApp:
         if fault is not None and fault.fails and not fault.after_apply:
             response = self._fail(request, fault)
         else:
-            response = self._answer(request)
+            response = self._answer(request, entry)
             if fault is not None and fault.fails:
                 response = self._fail(request, fault)
         entry["status"] = (
@@ -124,7 +138,7 @@ class EmulatorApp:
         assert fault.status is not None
         return error_response(InjectedFault(fault.status, fault.retry_after_seconds))
 
-    def _answer(self, request: Request) -> Response:
+    def _answer(self, request: Request, entry: dict[str, Any]) -> Response:
         try:
             key = bearer_key(request)
             retry_after = self.limiter.check(key or f"address:{request.remote_addr}")
@@ -132,7 +146,11 @@ class EmulatorApp:
                 raise RateLimited("Too many requests; slow down", retry_after)
             account = self._authenticate(key)
             route, args = self.router.match(request)
-            params = read_params(request)
+            params = read_params(request, route.accepts)
+            ignored = {"body": params.ignored, "query": ignored_query(request, route.query_names)}
+            entry["ignored"] = ignored
+            if self.strict:
+                refuse_unknown(request, ignored)
             region = resolve_region(request, params)
             call = Call(self.state, account, region, params, request.args.to_dict(), self.events)
             settled = Effects()  # the removals whose time has come, whatever the handler does

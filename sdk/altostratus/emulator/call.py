@@ -7,6 +7,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
+from altostratus.emulator.bodies import BODIES, NO_BODY, Body
 from altostratus.emulator.params import Params
 from altostratus.emulator.state import State
 from altostratus.emulator.state.accounts import Account
@@ -50,9 +51,10 @@ class Route:
 
     ``path`` is below ``/v2`` and written as in OpenAPI (``/networks/{id}``); the handler gets the
     path's values in their order after the ``Call``. ``networking`` routes also answer below
-    ``/v2/vpc``. ``answer`` and ``body`` name schemas of ``openapi_schemas`` (``[Name]`` is an
-    array of ``Name``); ``paged`` lists take ``page`` and ``per_page``; ``regional`` ones take
-    ``region``.
+    ``/v2/vpc``. ``answer`` names a schema of ``openapi_schemas`` (``[Name]`` is an array of
+    ``Name``), ``body`` a body of ``bodies``. Every operation takes ``region`` in the query (the
+    official clients send it on every call; ``regional`` ones use it); ``paged`` lists take
+    ``page`` and ``per_page``; ``query`` names any other query fields.
     """
 
     method: str
@@ -64,10 +66,20 @@ class Route:
     networking: bool = False
     paged: bool = False
     regional: bool = True
+    query: tuple[str, ...] = ()
 
     @property
     def prefixes(self) -> tuple[str, ...]:
         return ("/v2/vpc", "/v2") if self.networking else ("/v2",)
+
+    @property
+    def query_names(self) -> tuple[str, ...]:
+        """Every query field the operation takes."""
+        return ("region", *(("page", "per_page") if self.paged else ()), *self.query)
+
+    @property
+    def accepts(self) -> Body:
+        return NO_BODY if self.body is None else BODIES[self.body]
 
 
 H = TypeVar("H", bound=Handler)
@@ -96,10 +108,20 @@ class RouteTable(list[Route]):
         body: str | None = None,
         *,
         paged: bool = False,
+        query: tuple[str, ...] = (),
     ) -> Callable[[H], H]:
         def declare(handler: H) -> H:
             route = Route(
-                method, path, handler, summary, answer, body, self.networking, paged, self.regional
+                method,
+                path,
+                handler,
+                summary,
+                answer,
+                body,
+                self.networking,
+                paged,
+                self.regional,
+                query,
             )
             self.append(route)
             return handler

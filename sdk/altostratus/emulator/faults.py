@@ -74,7 +74,15 @@ class RequestLog:
         self._entries: deque[dict[str, Any]] = deque(maxlen=limit)
 
     def add(self, method: str, path: str, query: dict[str, str]) -> dict[str, Any]:
-        entry: dict[str, Any] = {"method": method, "path": path, "query": query, "status": None}
+        """A new entry; ``ignored`` lists the body and query fields the operation did not take
+        (empty until the request is matched to an operation)."""
+        entry: dict[str, Any] = {
+            "method": method,
+            "path": path,
+            "query": query,
+            "status": None,
+            "ignored": {"body": [], "query": []},
+        }
         with self._lock:
             self._entries.append(entry)
         return entry

@@ -1,8 +1,8 @@
 """The OpenAPI document of the service's endpoints, served at ``/openapi.json``.
 
-Built from the route table that serves (``routes.ROUTES``) and the schemas in
-``openapi_schemas``; the networking collections appear under both ``/v2/vpc`` and their original
-``/v2`` paths.
+Built from the route table that serves (``routes.ROUTES``), the answers in ``openapi_schemas``
+and the bodies in ``bodies``; the networking collections appear under both ``/v2/vpc`` and their
+original ``/v2`` paths.
 """
 
 from __future__ import annotations
@@ -11,8 +11,10 @@ import functools
 import re
 from typing import Any
 
+from altostratus.emulator import bodies
 from altostratus.emulator.call import Route
-from altostratus.emulator.openapi_schemas import BODIES, SCHEMAS, Schema, form_encoded, ref
+from altostratus.emulator.openapi_schemas import SCHEMAS, Schema, ref
+from altostratus.emulator.params import MAX_PER_PAGE
 from altostratus.emulator.routes import ROUTES
 
 ERROR_STATUSES = {
@@ -37,14 +39,23 @@ def _parameters(op: Route) -> list[dict[str, Any]]:
         {"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
         for name in re.findall(r"{(\w+)}", op.path)
     ]
-    if op.regional:
-        params.append({"name": "region", "in": "query", "schema": {"type": "string"}})
+    region: dict[str, Any] = {"name": "region", "in": "query", "schema": {"type": "string"}}
+    if not op.regional:
+        region["description"] = "Checked, and without effect: the collection is account-wide"
+    params.append(region)
     if op.paged:
-        for name, maximum in (("page", None), ("per_page", 100)):
-            schema: dict[str, Any] = {"type": "integer", "minimum": 1}
-            if maximum:
-                schema["maximum"] = maximum
-            params.append({"name": name, "in": "query", "schema": schema})
+        integer = {"type": "integer", "minimum": 1}
+        params.append({"name": "page", "in": "query", "schema": integer})
+        params.append(
+            {
+                "name": "per_page",
+                "in": "query",
+                "schema": integer,
+                "description": f"Above {MAX_PER_PAGE}, {MAX_PER_PAGE} (answered as such)",
+            }
+        )
+    for name in op.query:
+        params.append({"name": name, "in": "query", "schema": {"type": "string"}})
     return params
 
 
@@ -69,7 +80,9 @@ def _operation(op: Route, prefix: str) -> dict[str, Any]:
             "required": True,
             "content": {
                 "application/json": {"schema": ref(op.body)},
-                "application/x-www-form-urlencoded": {"schema": form_encoded(BODIES[op.body])},
+                "application/x-www-form-urlencoded": {
+                    "schema": bodies.form_encoded(bodies.SCHEMAS[op.body])
+                },
             },
         }
     return operation
@@ -97,7 +110,7 @@ def document() -> dict[str, Any]:
         "paths": paths,
         "components": {
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
-            "schemas": {**SCHEMAS, **BODIES},
+            "schemas": {**SCHEMAS, **bodies.SCHEMAS},
             "responses": {
                 status: {"description": description, "content": error}
                 for status, description in ERROR_STATUSES.items()

@@ -1,22 +1,19 @@
-"""The JSON schemas of the service's records, answers and request bodies, for the OpenAPI
-document. Answers are closed (no other properties), so a checker notices a field that should be
-absent from an operation's answer."""
+"""The JSON schemas of the service's records and answers, for the OpenAPI document (request
+bodies are declared in ``bodies``). Answers are closed (no other properties), so a checker notices
+a field that should be absent from an operation's answer."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from altostratus.emulator.state.accounts import QUOTA_NAMES
-from altostratus.emulator.state.base import REGIONS
 from altostratus.emulator.state.firewalls import ACTIONS, DIRECTIONS, PROTOCOLS
 from altostratus.emulator.state.load_balancers import (
     AFFINITIES,
     ALGORITHMS,
     BACKEND_PROTOCOLS,
-    PROXY_PROTOCOLS,
     TRAFFIC_POLICIES,
 )
-from altostratus.emulator.state.webhooks import EVENT_NAMES
 
 Schema = dict[str, Any]
 
@@ -35,14 +32,6 @@ def closed(properties: dict[str, Schema], optional: tuple[str, ...] = ()) -> Sch
         "required": [name for name in properties if name not in optional],
         "additionalProperties": False,
     }
-
-
-def body(properties: dict[str, Schema], required: tuple[str, ...] = ()) -> Schema:
-    """A request body: the named fields are required, unknown ones are ignored by the service."""
-    schema: Schema = {"type": "object", "properties": properties}
-    if required:
-        schema["required"] = list(required)
-    return schema
 
 
 def ref(name: str) -> Schema:
@@ -72,9 +61,14 @@ RULE_FIELDS: dict[str, Schema] = {
     "action": choice(*ACTIONS),
     "ports": TEXT,
 }
-BACKEND = closed(
-    {"ip": TEXT, "protocol": choice(*BACKEND_PROTOCOLS), "source_port": PORT, "target_port": PORT}
-)
+BACKEND_FIELDS: dict[str, Schema] = {
+    "ip": TEXT,
+    "protocol": choice(*BACKEND_PROTOCOLS),
+    "source_port": PORT,
+    "target_port": PORT,
+    "health_check_port": PORT,
+}
+BACKEND = closed(BACKEND_FIELDS, optional=("health_check_port",))
 LOAD_BALANCER_FIELDS: dict[str, Schema] = {
     "id": TEXT,
     "name": TEXT,
@@ -93,23 +87,6 @@ LOAD_BALANCER_FIELDS: dict[str, Schema] = {
     "session_affinity_config_timeout": INT,
     "enable_proxy_protocol": TEXT,
 }
-REGION: Schema = {
-    "type": "string",
-    "description": f"{', '.join(REGIONS[:-1])} or {REGIONS[-1]} (any case)",
-}
-EVENTS: Schema = {
-    "type": "array",
-    "items": {"type": "string", "enum": list(EVENT_NAMES)},
-    "minItems": 1,
-}
-LB_SETTINGS: dict[str, Schema] = {
-    "algorithm": choice(*ALGORITHMS),
-    "external_traffic_policy": choice(*TRAFFIC_POLICIES),
-    "session_affinity": choice(*AFFINITIES),
-    "enable_proxy_protocol": choice("", *PROXY_PROTOCOLS),
-    "backends": {"type": "array", "items": ref("Backend")},
-}
-SIZE: Schema = {"type": "integer", "minimum": 1, "maximum": 1_000_000}
 
 SCHEMAS: dict[str, Schema] = {
     "Error": closed({"result": choice("failed"), "code": TEXT, "reason": TEXT}),
@@ -217,90 +194,3 @@ SCHEMAS: dict[str, Schema] = {
         }
     ),
 }
-
-BODIES: dict[str, Schema] = {
-    "NetworkCreate": body(
-        {
-            "label": TEXT,
-            "region": REGION,
-            "ipv4_enabled": BOOL,
-            "cidr_v4": TEXT,
-            "nameservers_v4": TEXT,
-        },
-        ("label",),
-    ),
-    "NetworkUpdate": body({"label": TEXT, "region": REGION}, ("label",)),
-    "FirewallCreate": body(
-        {"name": TEXT, "network_id": TEXT, "region": REGION, "create_default_rules": BOOL},
-        ("name", "network_id"),
-    ),
-    "FirewallUpdate": body({"name": TEXT, "region": REGION}),
-    "RuleCreate": body(
-        {
-            "region": REGION,
-            "protocol": choice(*PROTOCOLS),
-            "start_port": TEXT,
-            "end_port": TEXT,
-            "cidr": {"oneOf": [TEXT, TEXTS]},
-            "direction": choice(*DIRECTIONS),
-            "label": TEXT,
-            "action": choice(*ACTIONS),
-        },
-        ("protocol",),
-    ),
-    "RuleUpdate": body(
-        {
-            "region": REGION,
-            "protocol": choice(*PROTOCOLS),
-            "start_port": TEXT,
-            "end_port": TEXT,
-            "cidr": {"oneOf": [TEXT, TEXTS]},
-            "direction": choice(*DIRECTIONS),
-            "label": TEXT,
-        }
-    ),
-    "LoadBalancerCreate": body(
-        {
-            "name": TEXT,
-            "network_id": TEXT,
-            "region": REGION,
-            **LB_SETTINGS,
-            "session_affinity_config_timeout": {"type": "integer", "minimum": 0},
-            "max_concurrent_requests": {"type": "integer", "minimum": 1},
-            "firewall_id": TEXT,
-        },
-        ("name", "network_id", "backends"),
-    ),
-    "LoadBalancerUpdate": body({"name": TEXT, "region": REGION, **LB_SETTINGS}),
-    "ReservedIpCreate": body({"name": TEXT, "region": REGION}, ("name",)),
-    "ReservedIpUpdate": body({"name": TEXT, "region": REGION}),
-    "ReservedIpAction": body(
-        {"action": choice("assign", "unassign"), "assign_to_id": TEXT, "region": REGION},
-        ("action",),
-    ),
-    "ObjectStoreCreate": body(
-        {"name": TEXT, "region": REGION, "size": SIZE, "access_key_id": TEXT}, ("name",)
-    ),
-    "ObjectStoreUpdate": body({"region": REGION, "max_size_gb": SIZE, "access_key_id": TEXT}),
-    "CredentialCreate": body(
-        {
-            "name": TEXT,
-            "region": REGION,
-            "access_key_id": TEXT,
-            "secret_access_key_id": TEXT,
-            "max_size_gb": SIZE,
-        },
-        ("name",),
-    ),
-    "CredentialUpdate": body(
-        {"region": REGION, "max_size_gb": SIZE, "access_key_id": TEXT, "secret_access_key_id": TEXT}
-    ),
-    "WebhookCreate": body({"url": TEXT, "events": EVENTS, "secret": TEXT}, ("url",)),
-    "WebhookUpdate": body({"url": TEXT, "events": EVENTS, "secret": TEXT}),
-}
-
-
-def form_encoded(schema: Schema) -> Schema:
-    """The same body form-encoded: every value is text (arrays and objects as JSON text)."""
-    properties = {name: TEXT for name in schema["properties"]}
-    return {**schema, "properties": properties}

@@ -1,14 +1,17 @@
 """Reading request parameters: one place for the wire rules of JSON and form-encoded bodies.
 
 A JSON body carries typed values; a form body carries text, where booleans are ``true``/``false``,
-integers are digits and arrays or objects are JSON written as text. A JSON ``null`` counts as
-absent. Every failure names the parameter (``parameter_<name>_invalid`` / ``_missing``).
+integers are digits and arrays or objects are JSON written as text. A JSON ``null`` and an empty
+string count as absent (but in the fields named in ``empty_is_value``); aliases become the names
+they stand for (see ``bodies``). Given the names a body ``accepts``, any other field is left out
+and named in ``ignored``. Every failure names the parameter (``parameter_<name>_invalid`` /
+``_missing``).
 """
 
 from __future__ import annotations
 
 import ipaddress
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from ipaddress import IPv4Address, IPv4Network
 from typing import Any, TypeVar
 
@@ -26,9 +29,36 @@ _FALSE = {"false", "0", "no", "off"}
 class Params:
     """The parameters of one request: the body's fields, or the query's for reads."""
 
-    def __init__(self, values: Mapping[str, Any], *, form: bool) -> None:
-        self._values = {k: v for k, v in values.items() if v is not None}
+    def __init__(
+        self,
+        values: Mapping[str, Any],
+        *,
+        form: bool,
+        accepts: Collection[str] | None = None,
+        aliases: Mapping[str, str] | None = None,
+        value_aliases: Mapping[str, Mapping[str, str]] | None = None,
+        empty_is_value: Collection[str] = (),
+    ) -> None:
+        present = {
+            name: value
+            for name, value in values.items()
+            if value is not None and (value != "" or name in empty_is_value)
+        }
+        known = present.keys() if accepts is None else accepts
+        #: The fields sent with a value that the body does not accept, sorted.
+        self.ignored = sorted(name for name in present if name not in known)
+        self._values = {name: value for name, value in present.items() if name in known}
         self.form = form
+        for alias, name in (aliases or {}).items():
+            if alias not in self._values:
+                continue
+            value = self._values.pop(alias)
+            if self._values.setdefault(name, value) != value:
+                raise invalid(alias, f"The parameters {alias} and {name} disagree")
+        for name, spellings in (value_aliases or {}).items():
+            value = self._values.get(name)
+            if isinstance(value, str) and value.strip().lower() in spellings:
+                self._values[name] = spellings[value.strip().lower()]
 
     def __contains__(self, name: str) -> bool:
         return name in self._values
@@ -146,20 +176,23 @@ def parse_integer(value: Any) -> int | None:
     return None
 
 
+MAX_PER_PAGE = 100
+
+
 def page_params(query: Mapping[str, str]) -> tuple[int, int]:
-    """``page`` (default 1) and ``per_page`` (default 20, at most 100) from the query."""
+    """``page`` (default 1) and ``per_page`` (default 20) from the query; a ``per_page`` above
+    ``MAX_PER_PAGE`` is that maximum (the official clients ask for 10000), never refused."""
     result = []
-    for name, default, maximum in (("page", 1, None), ("per_page", 20, 100)):
+    for name, default in (("page", 1), ("per_page", 20)):
         text = query.get(name)
         if text is None or text == "":
             result.append(default)
             continue
         number = parse_integer(text)
-        if number is None or number < 1 or (maximum is not None and number > maximum):
-            bound = "" if maximum is None else f" up to {maximum}"
-            raise invalid(name, f"The parameter {name} must be a whole number from 1{bound}")
+        if number is None or number < 1:
+            raise invalid(name, f"The parameter {name} must be a whole number from 1")
         result.append(number)
-    return result[0], result[1]
+    return result[0], min(result[1], MAX_PER_PAGE)
 
 
 def port_number(value: Any) -> int | None:

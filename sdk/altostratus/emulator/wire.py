@@ -4,10 +4,12 @@ form-encoded), the region parameter and the bearer key."""
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from typing import Any
 
 from werkzeug.wrappers import Request, Response
 
+from altostratus.emulator.bodies import NO_BODY, Body
 from altostratus.emulator.errors import BadRequest, EmulatorError, UnsupportedMediaType
 from altostratus.emulator.limits import parse_json
 from altostratus.emulator.params import Params
@@ -36,21 +38,49 @@ def json_object(data: bytes) -> dict[str, Any]:
     return body
 
 
-def read_params(request: Request) -> Params:
-    """The body of a mutating call: JSON or form-encoded (415 for anything else)."""
-    if request.method not in MUTATING:
-        return Params({}, form=False)
-    data = request.get_data(cache=True)
-    mimetype = request.mimetype
-    if mimetype == "application/json":
-        return Params(json_object(data), form=False)
-    if mimetype == "application/x-www-form-urlencoded":
-        return Params(request.form.to_dict(), form=True)
-    if not mimetype and not data:
-        return Params({}, form=False)
-    raise UnsupportedMediaType(
-        "Send the body as application/json or application/x-www-form-urlencoded"
+def read_params(request: Request, accepts: Body = NO_BODY) -> Params:
+    """The body of a mutating call, JSON or form-encoded (415 for anything else), read as the
+    operation ``accepts`` it (see ``bodies``)."""
+    values: dict[str, Any] = {}
+    form = False
+    if request.method in MUTATING:
+        data = request.get_data(cache=True)
+        mimetype = request.mimetype
+        if mimetype == "application/json":
+            values = json_object(data)
+        elif mimetype == "application/x-www-form-urlencoded":
+            values, form = request.form.to_dict(), True
+        elif mimetype or data:
+            raise UnsupportedMediaType(
+                "Send the body as application/json or application/x-www-form-urlencoded"
+            )
+    return Params(
+        values,
+        form=form,
+        accepts=accepts.names,
+        aliases=accepts.aliases,
+        value_aliases=accepts.value_aliases,
+        empty_is_value=accepts.empty_is_value,
     )
+
+
+def ignored_query(request: Request, accepts: Collection[str]) -> list[str]:
+    """The query fields with a value that the operation does not take, sorted (a body field
+    sent in the query string is one)."""
+    return sorted(name for name, value in request.args.items() if value and name not in accepts)
+
+
+def refuse_unknown(request: Request, ignored: dict[str, list[str]]) -> None:
+    """400 naming the first field the operation does not take (strict emulators only)."""
+    for where in ("body", "query"):
+        if ignored[where]:
+            name = ignored[where][0]
+            listed = ", ".join(ignored[where])
+            raise BadRequest(
+                f"{request.method} {request.path} takes no {where} field {name}"
+                f" (unknown {where} fields: {listed}); the service would ignore it",
+                f"parameter_{name}_unknown",
+            )
 
 
 def resolve_region(request: Request, params: Params) -> str:

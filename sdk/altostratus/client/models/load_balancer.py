@@ -15,12 +15,14 @@ class LoadBalancerBackend(RequestModel):
 
 class LoadBalancerBackendRecord(ResponseModel):
     """A backend as the service answers it; the official clients' answers may leave out
-    ``protocol`` (and carry ``health_check_port``, which is ignored)."""
+    ``protocol``."""
 
     ip: str | None = None
     protocol: str | None = None
     source_port: int | None = None
     target_port: int | None = None
+    health_check_port: int | None = None
+    """The port health checks probe, when one was given."""
 
 
 class LoadBalancer(ResponseModel):

@@ -6,7 +6,13 @@ from typing import Any
 
 from altostratus.emulator.call import SUCCESS, Call, RouteTable, without
 from altostratus.emulator.params import parse_cidr
-from altostratus.emulator.state.firewalls import ACTIONS, DIRECTIONS, PROTOCOLS, Firewall
+from altostratus.emulator.state.firewalls import (
+    ACTIONS,
+    DIRECTIONS,
+    PROTOCOLS,
+    Firewall,
+    split_ports,
+)
 
 ROUTES = RouteTable(networking=True)
 
@@ -52,7 +58,8 @@ def delete_firewall(call: Call, firewall_id: str) -> dict[str, Any]:
 
 
 def _rule_fields(call: Call) -> dict[str, Any]:
-    """The rule fields present in the body, each validated (ports are checked with the protocol)."""
+    """The rule fields present in the body, each validated (ports are checked with the protocol);
+    ``ports`` stands for the ports when ``start_port`` is absent."""
     fields: dict[str, Any] = {}
     for name, allowed in (("protocol", PROTOCOLS), ("direction", DIRECTIONS)):
         value = call.params.choice(name, allowed)
@@ -61,6 +68,10 @@ def _rule_fields(call: Call) -> dict[str, Any]:
     for name in ("start_port", "end_port"):
         if name in call.params:
             fields[name] = call.params.raw(name)
+    ports = call.params.text("ports")
+    if ports is not None and "start_port" not in fields:
+        fields["start_port"], end = split_ports(ports)
+        fields.setdefault("end_port", end)
     cidr = call.params.text_list(
         "cidr", parse_cidr, what="a CIDR block or an array of them", allow_empty=False
     )

@@ -6,7 +6,7 @@ from typing import Any
 
 from altostratus.emulator.call import SUCCESS, Call, RouteTable, without
 from altostratus.emulator.errors import invalid, missing
-from altostratus.emulator.params import parse_ipv4, port_number
+from altostratus.emulator.params import parse_integer, parse_ipv4, port_number
 from altostratus.emulator.state.load_balancers import (
     AFFINITIES,
     ALGORITHMS,
@@ -18,6 +18,9 @@ from altostratus.emulator.state.load_balancers import (
 )
 
 ROUTES = RouteTable(networking=True)
+
+_REQUIRED = {"ip", "source_port", "target_port"}
+_ALLOWED = {*BACKEND_FIELDS, "health_check_port"}
 
 _CHOICES = {
     "algorithm": ALGORITHMS,
@@ -31,14 +34,20 @@ def _balancer(call: Call, balancer_id: str) -> LoadBalancer:
 
 
 def _backends(value: Any) -> list[dict[str, Any]]:
-    """Backends as written: each exactly ``ip``, ``protocol`` (TCP or UDP) and two ports."""
+    """Backends as written: each ``ip`` and two ports, ``protocol`` (TCP or UDP; TCP when left
+    out or empty) and, optionally, ``health_check_port`` (kept and answered; 0 or empty is none,
+    the official Go client's unset value); no other field."""
     if not isinstance(value, list):
         raise invalid("backends", "The parameter backends must be an array of backend objects")
     backends = []
     for item in value:
-        if not isinstance(item, dict) or set(item) != set(BACKEND_FIELDS):
-            raise invalid("backends", "Each backend holds exactly: " + ", ".join(BACKEND_FIELDS))
-        protocol = item["protocol"]
+        if not isinstance(item, dict) or not _REQUIRED <= set(item) <= _ALLOWED:
+            raise invalid(
+                "backends",
+                "Each backend holds ip, source_port and target_port, and may hold protocol and"
+                " health_check_port",
+            )
+        protocol = item.get("protocol") or "TCP"
         if not isinstance(protocol, str) or protocol.upper() not in BACKEND_PROTOCOLS:
             raise invalid("backends", "A backend's protocol must be TCP or UDP")
         if not isinstance(item["ip"], str):
@@ -47,8 +56,11 @@ def _backends(value: Any) -> list[dict[str, Any]]:
             "ip": parse_ipv4("backends", item["ip"]),
             "protocol": protocol.upper(),
         }
-        for name in ("source_port", "target_port"):
-            port = port_number(item[name])
+        for name in ("source_port", "target_port", "health_check_port"):
+            sent = item.get(name)
+            if name == "health_check_port" and (sent in (None, "") or parse_integer(sent) == 0):
+                continue
+            port = port_number(sent)
             if port is None:
                 raise invalid("backends", f"A backend's {name} must be a port from 1 to 65535")
             backend[name] = port

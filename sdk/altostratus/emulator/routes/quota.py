@@ -10,7 +10,7 @@ from altostratus.emulator.state.accounts import describe_quota
 ROUTES = RouteTable(regional=False)
 
 
-@ROUTES.add("GET", "/quota", "The account's quota", "Quota")
+@ROUTES.add("GET", "/quota", "The account's quota", "Quota", query=("name",))
 def get_quota(call: Call) -> dict[str, Any]:
     """``name`` selects another account only for system accounts, and the emulator has none."""
     return describe_quota(call.state, call.account)

@@ -57,7 +57,8 @@ def delete_ip(call: Call, reserved_id: str) -> dict[str, Any]:
 
 @ROUTES.add("POST", "/ips/{id}/actions", "Assign or unassign", "Result", "ReservedIpAction")
 def act_on_ip(call: Call, reserved_id: str) -> dict[str, Any]:
-    """``assign`` (to the load balancer ``assign_to_id``) or ``unassign`` (idempotent)."""
+    """``assign`` (to the load balancer ``assign_to_id``; ``assign_to_type`` is accepted and
+    unused, balancers being the only kind) or ``unassign`` (idempotent)."""
     action = call.params.choice("action", ("assign", "unassign"), required=True)
     target = call.params.text("assign_to_id", allow_empty=False)
     if action == "assign" and target is None:

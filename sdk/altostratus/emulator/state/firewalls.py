@@ -16,6 +16,8 @@ if TYPE_CHECKING:
 
 PROTOCOLS = ("tcp", "udp", "icmp")
 DIRECTIONS = ("ingress", "egress")
+DIRECTION_ALIASES = {"inbound": "ingress", "outbound": "egress"}
+"""The official clients' other spellings of a direction."""
 ACTIONS = ("allow", "deny")
 
 
@@ -70,6 +72,18 @@ def port_range(protocol: str, start: Any, end: Any) -> tuple[str, str]:
     if high < low:
         raise invalid("end_port", "The parameter end_port must not be below start_port")
     return str(low), str(high)
+
+
+def split_ports(value: str) -> tuple[str, str | None]:
+    """``ports`` as ``(start_port, end_port)``: ``"22"`` is one port, ``"8000-8080"`` a range
+    (then checked with the protocol, like the separate fields)."""
+    start, dash, end = value.partition("-")
+    parts = [start, end] if dash else [start]
+    if not all(port_number(part) is not None for part in parts):
+        raise invalid(
+            "ports", "The parameter ports must be <start> or <start>-<end>, ports from 1 to 65535"
+        )
+    return start.strip(), end.strip() if dash else None
 
 
 def _port(name: str, value: Any) -> int:

@@ -1,0 +1,341 @@
+"""The request shapes of the service's official clients (its Go client and Terraform provider),
+each sent exactly as they send it, answered as the service does: empty strings for absent
+optional fields, PUT for PATCH, the other field names and spellings, large pages, backend health
+check ports; and fields nobody reads listed in the request log, or refused when strict."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from altostratus.emulator.app import EmulatorApp
+from altostratus.emulator.bodies import BODIES
+
+from .service_api import Api
+
+BACKEND = {"ip": "10.0.1.10", "protocol": "TCP", "source_port": 80, "target_port": 8080}
+
+
+def rules_of(api: Api, firewall_id: str) -> list[dict[str, Any]]:
+    return api.ok("GET", f"/firewalls/{firewall_id}/rules")  # type: ignore[no-any-return]
+
+
+@pytest.fixture
+def firewall_id(api: Api, network: dict[str, Any]) -> str:
+    body = {"name": "fw", "network_id": network["id"], "create_default_rules": False}
+    return api.ok("POST", "/firewalls", body)["id"]  # type: ignore[no-any-return]
+
+
+# Empty strings for absent optional fields
+
+
+def test_network_create_with_an_empty_cidr_allocates_one(any_api: Api) -> None:
+    created = any_api.ok("POST", "/networks", {"label": "app", "cidr_v4": ""})
+    network = any_api.ok("GET", f"/networks/{created['id']}")
+    assert network["cidr"].startswith("10.") and network["cidr"].endswith("/24")
+
+
+def test_webhook_create_with_an_empty_secret_gets_a_generated_one(any_api: Api) -> None:
+    body = {"url": "https://hooks.example.com/a", "events": ["*"], "secret": ""}
+    created = any_api.ok("POST", "/webhooks", body)
+    (webhook,) = any_api.ok("GET", "/webhooks")
+    assert webhook["id"] == created["id"]
+    assert len(webhook["secret"]) == 40 and int(webhook["secret"], 16) >= 0
+
+
+def test_webhook_update_of_events_only_with_empty_url_and_secret(any_api: Api) -> None:
+    body = {"url": "https://hooks.example.com/a", "secret": "s3cret"}
+    created = any_api.ok("POST", "/webhooks", body)
+    update = {"url": "", "secret": "", "events": ["network.created"]}
+    updated = any_api.ok("PUT", f"/webhooks/{created['id']}", update)
+    assert updated["events"] == ["network.created"]
+    assert (updated["url"], updated["secret"]) == ("https://hooks.example.com/a", "s3cret")
+
+
+def test_unassign_with_an_empty_assign_to_id(any_api: Api) -> None:
+    reserved = any_api.ok("POST", "/ips", {"name": "front"})
+    body = {"action": "unassign", "assign_to_id": ""}
+    assert any_api.ok("POST", f"/ips/{reserved['id']}/actions", body) == {"result": "success"}
+
+
+def test_a_rule_with_an_empty_action_allows(any_api: Api, firewall_id: str) -> None:
+    body = {"protocol": "tcp", "start_port": "22", "action": ""}
+    rule = any_api.ok("POST", f"/firewalls/{firewall_id}/rules", body)
+    assert rule["action"] == "allow"
+
+
+def test_a_rule_update_with_an_empty_action_keeps_it_and_an_empty_label_clears(
+    api: Api, firewall_id: str
+) -> None:
+    path = f"/firewalls/{firewall_id}/rules"
+    body = {"protocol": "tcp", "start_port": "22", "action": "deny", "label": "ssh"}
+    rule = api.ok("POST", path, body)
+    api.ok("PUT", f"{path}/{rule['id']}", {"start_port": "23", "action": "", "label": ""})
+    (changed,) = rules_of(api, firewall_id)
+    assert (changed["start_port"], changed["action"], changed["label"]) == ("23", "deny", "")
+
+
+#: Creates with every optional text field the official Go client sends as its zero value "".
+ZERO_VALUED_CREATES = {
+    "network": (
+        "/networks",
+        {"label": "app"},
+        {"ipv4_enabled": "", "cidr_v4": "", "nameservers_v4": ""},
+    ),
+    "firewall": ("/firewalls", {"name": "fw"}, {"create_default_rules": ""}),
+    "balancer": (
+        "/loadbalancers",
+        {"name": "lb", "backends": [BACKEND]},
+        {
+            "algorithm": "",
+            "external_traffic_policy": "",
+            "session_affinity": "",
+            "session_affinity_config_timeout": "",
+            "max_concurrent_requests": "",
+            "firewall_id": "",
+        },
+    ),
+    "credential": (
+        "/objectstore/credentials",
+        {"name": "c"},
+        {"access_key_id": "", "secret_access_key_id": "", "max_size_gb": ""},
+    ),
+    "object store": ("/objectstores", {"name": "s"}, {"size": "", "access_key_id": ""}),
+}
+
+
+#: What differs between two records made alike.
+OWN = {
+    "id",
+    "name",
+    "cidr",
+    "gateway_ipv4",
+    "access_key_id",
+    "secret_access_key_id",
+    "service_name",
+    "public_ip",
+    "private_ip",
+    "created_at",
+    "objectstore_endpoint",
+    "owner_info",
+}
+
+
+def alike(value: Any) -> Any:
+    """``value`` without what differs between two records made alike."""
+    if isinstance(value, dict):
+        return {k: alike(v) for k, v in value.items() if k not in OWN}
+    if isinstance(value, list):
+        return [alike(v) for v in value]
+    return value
+
+
+@pytest.mark.parametrize("kind", sorted(ZERO_VALUED_CREATES))
+def test_optional_fields_sent_empty_are_absent(any_api: Api, kind: str) -> None:
+    """A create with the zero values answers the record a create without them makes."""
+    path, required, empty = ZERO_VALUED_CREATES[kind]
+    network_id = any_api.ok("GET", "/networks")[0]["id"]
+    records = []
+    for number, extra in enumerate((empty, {})):
+        body = {**required, **extra}
+        if "name" in body:
+            body["name"] = f"{body['name']}{number}"
+        if kind in ("firewall", "balancer"):
+            body["network_id"] = network_id
+        created = any_api.ok("POST", path, body)
+        record = any_api.ok("GET", f"{path}/{created['id']}")
+        records.append(alike(record))
+    assert records[0] == records[1]
+
+
+def test_names_sent_empty_on_update_change_nothing(any_api: Api) -> None:
+    reserved = any_api.ok("POST", "/ips", {"name": "front"})
+    assert any_api.ok("PUT", f"/ips/{reserved['id']}", {"name": ""})["name"] == "front"
+
+
+# PUT beside PATCH
+
+
+def test_object_store_update_by_put(any_api: Api) -> None:
+    store = any_api.ok("POST", "/objectstores", {"name": "photos", "max_size_gb": 500})
+    updated = any_api.ok("PUT", f"/objectstores/{store['id']}", {"max_size_gb": 1000})
+    assert updated["max_size_gb"] == 1000
+    assert any_api.ok("GET", f"/objectstores/{store['id']}")["max_size_gb"] == 1000
+
+
+def test_credential_update_by_put(any_api: Api) -> None:
+    credential = any_api.ok("POST", "/objectstore/credentials", {"name": "ci"})
+    path = f"/objectstore/credentials/{credential['id']}"
+    assert any_api.ok("PUT", path, {"max_size_gb": 7})["max_size_gb"] == 7
+    assert any_api.ok("GET", path)["max_size_gb"] == 7
+
+
+# Other names and spellings
+
+
+def test_object_store_create_takes_max_size_gb(any_api: Api) -> None:
+    store = any_api.ok("POST", "/objectstores", {"name": "photos", "max_size_gb": 250})
+    assert store["max_size_gb"] == 250
+
+
+def test_object_store_create_refuses_size_and_max_size_gb_that_disagree(api: Api) -> None:
+    body = {"name": "photos", "size": 100, "max_size_gb": 250}
+    api.error(400, "parameter_max_size_gb_invalid", "POST", "/objectstores", body)
+    assert api.ok("POST", "/objectstores", {**body, "size": 250})["max_size_gb"] == 250
+
+
+def test_firewall_create_rules_false_opens_nothing(any_api: Api, network: dict[str, Any]) -> None:
+    body = {"name": "closed", "network_id": network["id"], "create_rules": False}
+    firewall = any_api.ok("POST", "/firewalls", body)
+    assert rules_of(any_api, firewall["id"]) == []
+    body = {"name": "open", "network_id": network["id"], "create_rules": True}
+    assert len(rules_of(any_api, any_api.ok("POST", "/firewalls", body)["id"])) == 3
+
+
+@pytest.mark.parametrize(
+    ("ports", "start", "end"), [("22", "22", "22"), ("8000-8080", "8000", "8080")]
+)
+def test_a_rule_given_as_ports_with_an_empty_start_port(
+    any_api: Api, firewall_id: str, ports: str, start: str, end: str
+) -> None:
+    body = {"protocol": "tcp", "ports": ports, "start_port": ""}
+    rule = any_api.ok("POST", f"/firewalls/{firewall_id}/rules", body)
+    assert (rule["start_port"], rule["end_port"]) == (start, end)
+    assert rules_of(any_api, firewall_id)[0]["ports"] == ports
+
+
+def test_a_rule_update_given_as_ports(api: Api, firewall_id: str) -> None:
+    path = f"/firewalls/{firewall_id}/rules"
+    rule = api.ok("POST", path, {"protocol": "tcp", "start_port": "22"})
+    api.ok("PUT", f"{path}/{rule['id']}", {"ports": "80-90", "start_port": "", "end_port": ""})
+    assert rules_of(api, firewall_id)[0]["ports"] == "80-90"
+
+
+@pytest.mark.parametrize("ports", ["x", "22-", "-22", "1-2-3", "0", "22-99999"])
+def test_malformed_ports_are_refused(api: Api, firewall_id: str, ports: str) -> None:
+    body = {"protocol": "tcp", "ports": ports}
+    api.error(400, "parameter_ports_invalid", "POST", f"/firewalls/{firewall_id}/rules", body)
+
+
+@pytest.mark.parametrize(("sent", "kept"), [("inbound", "ingress"), ("outbound", "egress")])
+def test_directions_spelled_inbound_and_outbound(
+    any_api: Api, firewall_id: str, sent: str, kept: str
+) -> None:
+    body = {"protocol": "tcp", "start_port": "22", "direction": sent}
+    assert any_api.ok("POST", f"/firewalls/{firewall_id}/rules", body)["direction"] == kept
+    assert rules_of(any_api, firewall_id)[0]["direction"] == kept
+
+
+# Large pages
+
+
+@pytest.mark.parametrize("path", ["/ips", "/objectstores", "/objectstore/credentials"])
+def test_per_page_above_the_maximum_is_clamped(api: Api, path: str) -> None:
+    page = api.ok("GET", path, query={"per_page": 10000})
+    assert (page["page"], page["per_page"], page["pages"]) == (1, 100, 1)
+
+
+# Balancer backends
+
+
+def test_a_backend_health_check_port_is_kept_and_answered(
+    any_api: Api, network: dict[str, Any]
+) -> None:
+    backend = {**BACKEND, "health_check_port": 8081}
+    body = {"name": "lb", "network_id": network["id"], "backends": [backend]}
+    created = any_api.ok("POST", "/loadbalancers", body)
+    assert created["backends"] == [backend]
+    assert any_api.ok("GET", f"/loadbalancers/{created['id']}")["backends"] == [backend]
+
+
+def test_a_backend_without_protocol_is_tcp(any_api: Api, network: dict[str, Any]) -> None:
+    backend = {"ip": "10.0.1.10", "source_port": 80, "target_port": 8080}
+    body = {"name": "lb", "network_id": network["id"], "backends": [backend]}
+    created = any_api.ok("POST", "/loadbalancers", body)
+    assert created["backends"] == [{**backend, "protocol": "TCP"}]
+    changed = {"backends": [{**backend, "protocol": "", "health_check_port": 0}]}
+    updated = any_api.ok("PUT", f"/loadbalancers/{created['id']}", changed)
+    assert updated["backends"] == [{**backend, "protocol": "TCP"}]
+
+
+def test_a_backend_health_check_port_must_be_a_port(api: Api, network: dict[str, Any]) -> None:
+    backend = {**BACKEND, "health_check_port": 70000}
+    body = {"name": "lb", "network_id": network["id"], "backends": [backend]}
+    reply = api.error(400, "parameter_backends_invalid", "POST", "/loadbalancers", body)
+    assert "health_check_port" in reply.body["reason"]
+
+
+# Fields nobody reads
+
+
+def log_of(api: Api) -> list[dict[str, Any]]:
+    return api.admin("GET", "/requests")  # type: ignore[no-any-return]
+
+
+def test_unknown_body_fields_are_ignored_and_listed(any_api: Api) -> None:
+    body = {"label": "app", "colour": "blue", "cidr": "10.5.0.0/24", "empty": ""}
+    created = any_api.ok("POST", "/networks", body)
+    assert any_api.ok("GET", f"/networks/{created['id']}")["cidr"] != "10.5.0.0/24"
+    entry = log_of(any_api)[-2]
+    assert entry["method"] == "POST"
+    assert entry["ignored"] == {"body": ["cidr", "colour"], "query": []}
+    assert log_of(any_api)[-1]["ignored"] == {"body": [], "query": []}
+
+
+def test_body_fields_sent_in_the_query_are_ignored_and_listed(api: Api) -> None:
+    created = api.ok("POST", "/networks", {"label": "app"}, query={"label": "x", "region": "LON1"})
+    assert created["label"] == "app"
+    assert log_of(api)[-1]["ignored"] == {"body": [], "query": ["label"]}
+
+
+def test_a_body_region_where_the_body_takes_none_is_ignored(api: Api) -> None:
+    body = {"url": "https://hooks.example.com/a", "region": "NOWHERE"}
+    api.ok("POST", "/webhooks", body)
+    assert log_of(api)[-1]["ignored"] == {"body": ["region"], "query": []}
+
+
+@pytest.fixture
+def strict(service: EmulatorApp) -> Api:
+    service.strict = True
+    return Api(service)
+
+
+def test_strict_refuses_an_unknown_body_field_naming_it(strict: Api) -> None:
+    reply = strict.error(
+        400, "parameter_colour_unknown", "POST", "/networks", {"label": "a", "colour": "blue"}
+    )
+    assert "colour" in reply.body["reason"]
+    assert len(strict.ok("GET", "/networks")) == 1
+
+
+def test_strict_refuses_a_body_field_in_the_query(strict: Api) -> None:
+    strict.error(
+        400, "parameter_label_unknown", "POST", "/networks", {"label": "a"}, query={"label": "a"}
+    )
+
+
+def test_strict_takes_every_shape_of_the_official_clients(
+    strict: Api, network: dict[str, Any]
+) -> None:
+    query = {"region": "LON1"}
+    firewall = strict.ok(
+        "POST", "/firewalls", {"name": "fw", "network_id": network["id"], "create_rules": False}
+    )
+    rule = {"protocol": "tcp", "ports": "22", "start_port": "", "direction": "inbound"}
+    strict.ok("POST", f"/firewalls/{firewall['id']}/rules", rule, query=query)
+    store = strict.ok("POST", "/objectstores", {"name": "s", "max_size_gb": 5}, query=query)
+    strict.ok("PUT", f"/objectstores/{store['id']}", {"max_size_gb": 6}, query=query)
+    strict.ok("GET", "/objectstores", query={**query, "per_page": 10000})
+    strict.ok("GET", "/webhooks", query=query)
+    strict.ok("GET", "/regions", query=query)
+    strict.ok("GET", "/quota", query=query)
+
+
+@pytest.mark.parametrize("name", sorted(BODIES))
+def test_the_document_shows_every_field_a_body_takes(name: str) -> None:
+    """Each body's fields and aliases (the names the parameter layer keeps) are documented."""
+    accepted = BODIES[name]
+    schema = accepted.schema()
+    assert set(schema["properties"]) == accepted.names
+    assert set(schema.get("required", [])) <= set(accepted.fields)
