@@ -14,6 +14,7 @@ import urllib.request
 import pytest
 
 from altostratus.cli._emulator import configure_parser
+from altostratus.cli._serve import _emulator
 
 
 def test_flags_and_defaults() -> None:
@@ -41,6 +42,15 @@ def test_delete_seconds_flag() -> None:
     assert parser.parse_args(["--delete-seconds", "2.5"]).delete_seconds == 2.5
     with pytest.raises(SystemExit):
         parser.parse_args(["--delete-seconds", "-1"])
+
+
+def test_strict_makes_a_strict_emulator() -> None:
+    parser = argparse.ArgumentParser()
+    configure_parser(parser)
+    assert parser.parse_args([]).strict is False
+    emulator = _emulator(parser.parse_args(["--port", "0", "--s3-port", "0", "--strict"]))
+    assert emulator.app.strict is True
+    emulator.stop()
 
 
 def test_serves_until_sigterm_and_exits_zero() -> None:

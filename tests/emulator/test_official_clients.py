@@ -5,10 +5,14 @@ check ports; and fields nobody reads listed in the request log, or refused when 
 
 from __future__ import annotations
 
+import json
+import urllib.error
+import urllib.request
 from typing import Any
 
 import pytest
 
+from altostratus.emulator import Emulator
 from altostratus.emulator.app import EmulatorApp
 from altostratus.emulator.bodies import BODIES
 
@@ -339,3 +343,21 @@ def test_the_document_shows_every_field_a_body_takes(name: str) -> None:
     schema = accepted.schema()
     assert set(schema["properties"]) == accepted.names
     assert set(schema.get("required", [])) <= set(accepted.fields)
+
+
+def test_a_strict_emulator_refuses_an_unknown_field_over_http() -> None:
+    with Emulator(strict=True) as emulator:
+        request = urllib.request.Request(
+            f"{emulator.api_url}/v2/networks?region=LON1",
+            data=json.dumps({"label": "a", "colour": "blue"}).encode(),
+            headers={
+                "Authorization": f"bearer {emulator.api_key}",
+                "Content-Type": "application/json",
+            },
+            method="POST",
+        )
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=10)
+        assert refused.value.code == 400
+        body = json.loads(refused.value.read())
+        assert body["code"] == "parameter_colour_unknown" and "colour" in body["reason"]

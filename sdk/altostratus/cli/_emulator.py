@@ -137,6 +137,11 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="deliver webhooks to any host, not only to loopback receivers",
     )
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="refuse (400) request fields the service would ignore, instead of logging them",
+    )
 
 
 def _run(args: argparse.Namespace) -> int:

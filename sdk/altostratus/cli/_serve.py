@@ -77,4 +77,5 @@ def _emulator(args: argparse.Namespace) -> Emulator:
         rate_limit=args.rate_limit,
         remote_deliveries=args.remote_deliveries,
         state_dir=args.state_dir,
+        strict=args.strict,
     )

@@ -13,6 +13,9 @@ held, for that many emulated seconds (0, the default: gone at once). ``bytes_per
 knob: it sets how many bytes a gigabyte of an object store's ``max_size_gb`` holds, so small
 uploads can reach the limit. Webhook deliveries go only to loopback receivers unless
 ``remote_deliveries`` is true: a local emulator makes no traffic beyond the machine by surprise.
+Fields an operation does not take are ignored, as the service does, and listed in the request log
+(``GET /_emulator/requests``); with ``strict`` they are refused with a 400 naming the field, so a
+test catches a wrong call.
 """
 
 from __future__ import annotations
@@ -50,6 +53,7 @@ class Emulator:
         bytes_per_gb: int = 1024**3,
         remote_deliveries: bool = False,
         state_dir: str | os.PathLike[str] | None = None,
+        strict: bool = False,
     ) -> None:
         if not api_key:
             raise ValueError("api_key must not be empty")
@@ -75,7 +79,7 @@ class Emulator:
         self.dispatcher = WebhookDispatcher(
             self.state, self.clock, remote_deliveries=remote_deliveries
         )
-        self.app = EmulatorApp(self.state, self.dispatcher, rate_limit=rate_limit)
+        self.app = EmulatorApp(self.state, self.dispatcher, rate_limit=rate_limit, strict=strict)
         self.folder: StateFolder | None = None
         if state_dir is not None:
             self.folder = StateFolder(state_dir)
