@@ -67,6 +67,13 @@ def _annotation(field: dataclasses.Field[Any]) -> str:
     return field.type
 
 
+def _optional(field: dataclasses.Field[Any]) -> str:
+    """The field's type as a keyword of the constructor, where every input may be left out
+    (the check names a missing required one), as in Pulumi's generated SDKs."""
+    annotation = _annotation(field)
+    return annotation if annotation.endswith(_OPTIONAL) else annotation + _OPTIONAL
+
+
 def _required(annotation: str) -> str:
     return annotation.removesuffix(_OPTIONAL)
 
@@ -83,7 +90,7 @@ def constructor(resource: type[AltostratusResource[Any]]) -> str:
             f"        args: {args} | None = None,",
             "        opts: pulumi.ResourceOptions | None = None,",
             "        *,",
-            *(f"        {field.name}: {_annotation(field)} = None," for field in fields),
+            *(f"        {field.name}: {_optional(field)} = None," for field in fields),
             "    ) -> None:",
             "        super().__init__(",
             "            resource_name,",

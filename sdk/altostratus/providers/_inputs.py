@@ -1,7 +1,10 @@
 """Input fields of a resource: validation, coercion, normalisation for diffs, auto-naming.
 
-Each input is declared once, as a field of the resource's ``<Name>Args`` dataclass whose default
-is ``arg(...)``: its name and type are the field's, its rules the ``Field`` that ``arg`` records.
+Each input is declared once, as a field of the resource's ``<Name>Args`` dataclass (keyword-only)
+whose default is ``arg(...)``: its name and type are the field's, its rules the ``Field`` that
+``arg`` records. A required input is declared ``dataclasses.field(metadata=required(...))``: it
+has no default, so ``<Name>Args`` requires it, for type checkers too (they read ``field`` calls,
+not ``arg``'s), as the ``Args`` classes of Pulumi's generated SDKs do.
 The provider's ``fields`` are ``inputs_of(<Name>Args)``.
 """
 
@@ -55,16 +58,27 @@ _RULES = "altostratus.input"
 def arg(
     validate: Validator,
     *,
-    required: bool = False,
     replaces: bool = False,
     normalize: Callable[[Any], Any] = _same,
     coerce: Callable[[Any], Any] = _same,
     keep_when_absent: bool = True,
     secret: bool = False,
 ) -> Any:
-    """The default of an ``Args`` field (None) carrying the input's rules (see ``Field``)."""
-    rules = Field("", validate, required, replaces, normalize, coerce, keep_when_absent, secret)
+    """An optional ``Args`` field (default None) carrying the input's rules (see ``Field``)."""
+    rules = Field("", validate, False, replaces, normalize, coerce, keep_when_absent, secret)
     return dataclasses.field(default=None, metadata={_RULES: rules})
+
+
+def required(
+    validate: Validator,
+    *,
+    replaces: bool = False,
+    normalize: Callable[[Any], Any] = _same,
+    coerce: Callable[[Any], Any] = _same,
+) -> dict[str, Field]:
+    """The metadata of a required ``Args`` field, ``dataclasses.field(metadata=required(...))``:
+    the input's rules (see ``Field``)."""
+    return {_RULES: Field("", validate, True, replaces, normalize, coerce)}
 
 
 def inputs_of(args_class: type[Any]) -> tuple[Field, ...]:

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import pulumi
 
 from altostratus.providers import _validate
 from altostratus.providers._base import Provider
-from altostratus.providers._inputs import arg, inputs_of, region_arg
+from altostratus.providers._inputs import arg, inputs_of, region_arg, required
 from altostratus.providers._resource import AltostratusResource
 
 if TYPE_CHECKING:
@@ -19,10 +19,10 @@ if TYPE_CHECKING:
     from altostratus.client.models import FirewallCreated, FirewallUpdated
 
 
-@dataclass
+@dataclass(kw_only=True)
 class FirewallArgs:
-    network_id: pulumi.Input[str] | None = arg(_validate.text, required=True, replaces=True)
-    name: pulumi.Input[str] | None = arg(_validate.text, required=True)
+    network_id: pulumi.Input[str] = field(metadata=required(_validate.text, replaces=True))
+    name: pulumi.Input[str] | None = arg(_validate.text)
     """Unique per region; ``<resource name>-<7 random characters>`` when left out."""
     region: pulumi.Input[str] | None = region_arg()
     create_default_rules: pulumi.Input[bool] | None = arg(_validate.boolean, replaces=True)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeGuard
 
 import pulumi
@@ -11,7 +11,7 @@ from pulumi.dynamic import CheckFailure
 
 from altostratus.providers import _validate
 from altostratus.providers._base import Provider
-from altostratus.providers._inputs import arg, cidr_set, inputs_of, region_arg
+from altostratus.providers._inputs import arg, cidr_set, inputs_of, region_arg, required
 from altostratus.providers._resource import AltostratusResource
 
 if TYPE_CHECKING:
@@ -21,10 +21,10 @@ if TYPE_CHECKING:
 _DEFAULTS = {"cidr": ["0.0.0.0/0"], "direction": "ingress", "action": "allow", "label": ""}
 
 
-@dataclass
+@dataclass(kw_only=True)
 class FirewallRuleArgs:
-    firewall_id: pulumi.Input[str] | None = arg(_validate.text, required=True, replaces=True)
-    protocol: pulumi.Input[str] | None = arg(_validate.one_of("tcp", "udp", "icmp"), required=True)
+    firewall_id: pulumi.Input[str] = field(metadata=required(_validate.text, replaces=True))
+    protocol: pulumi.Input[str] = field(metadata=required(_validate.one_of("tcp", "udp", "icmp")))
     """tcp, udp or icmp."""
     start_port: pulumi.Input[str] | None = arg(_validate.port_text)
     """Port text, 1 to 65535; required for tcp and udp, refused for icmp."""

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypedDict
 
 import pulumi
 
 from altostratus.providers import _validate
 from altostratus.providers._base import Provider
-from altostratus.providers._inputs import arg, backend_set, inputs_of, region_arg, to_int
+from altostratus.providers._inputs import arg, backend_set, inputs_of, region_arg, required, to_int
 from altostratus.providers._resource import AltostratusResource
 from altostratus.providers._validate import contains_unknown
 
@@ -90,15 +90,16 @@ def completed_backends(answered: Any, given: Any) -> Any:
     return completed
 
 
-@dataclass
+@dataclass(kw_only=True)
 class LoadBalancerArgs:
-    network_id: pulumi.Input[str] | None = arg(_validate.text, required=True, replaces=True)
-    backends: (
-        pulumi.Input[Sequence[pulumi.Input[LoadBalancerBackendArgs | LoadBalancerBackendArgsDict]]]
-        | None
-    ) = arg(_validate.list_of(_backend), required=True, normalize=backend_set, coerce=_backends)
+    network_id: pulumi.Input[str] = field(metadata=required(_validate.text, replaces=True))
+    backends: pulumi.Input[
+        Sequence[pulumi.Input[LoadBalancerBackendArgs | LoadBalancerBackendArgsDict]]
+    ] = field(
+        metadata=required(_validate.list_of(_backend), normalize=backend_set, coerce=_backends)
+    )
     """The whole set of backends; an update replaces the set."""
-    name: pulumi.Input[str] | None = arg(_validate.text, required=True)
+    name: pulumi.Input[str] | None = arg(_validate.text)
     """Unique per region; ``<resource name>-<7 random characters>`` when left out."""
     region: pulumi.Input[str] | None = region_arg()
     algorithm: pulumi.Input[str] | None = arg(_validate.one_of("round_robin", "least_connections"))

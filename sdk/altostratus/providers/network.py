@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from altostratus.client.networks import NetworksAPI
 
 
-@dataclass
+@dataclass(kw_only=True)
 class NetworkArgs:
     label: pulumi.Input[str] | None = arg(_validate.text)
     """Display name; defaults to the resource name. Labels may repeat."""

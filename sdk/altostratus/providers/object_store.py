@@ -18,9 +18,9 @@ if TYPE_CHECKING:
     from altostratus.client.object_stores import ObjectStoresAPI
 
 
-@dataclass
+@dataclass(kw_only=True)
 class ObjectStoreArgs:
-    name: pulumi.Input[str] | None = arg(_validate.store_name, required=True, replaces=True)
+    name: pulumi.Input[str] | None = arg(_validate.store_name, replaces=True)
     """A bucket-safe name, unique per region; automatic when left out."""
     region: pulumi.Input[str] | None = region_arg()
     max_size_gb: pulumi.Input[int] | None = arg(_validate.size_gb, coerce=to_int)

@@ -18,9 +18,9 @@ if TYPE_CHECKING:
     from altostratus.client.object_store_credentials import ObjectStoreCredentialsAPI
 
 
-@dataclass
+@dataclass(kw_only=True)
 class ObjectStoreCredentialArgs:
-    name: pulumi.Input[str] | None = arg(_validate.text, required=True, replaces=True)
+    name: pulumi.Input[str] | None = arg(_validate.text, replaces=True)
     """Unique per region; ``<resource name>-<7 random characters>`` when left out."""
     region: pulumi.Input[str] | None = region_arg()
     access_key_id: pulumi.Input[str] | None = arg(_validate.access_key, secret=True)

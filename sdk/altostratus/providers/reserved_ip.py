@@ -21,9 +21,9 @@ if TYPE_CHECKING:
 _ASSIGN_ATTEMPTS = 3
 
 
-@dataclass
+@dataclass(kw_only=True)
 class ReservedIpArgs:
-    name: pulumi.Input[str] | None = arg(_validate.text, required=True)
+    name: pulumi.Input[str] | None = arg(_validate.text)
     """Unique per region; ``<resource name>-<7 random characters>`` when left out."""
     region: pulumi.Input[str] | None = region_arg()
     assign_to_id: pulumi.Input[str] | None = arg(_validate.text, keep_when_absent=False)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import pulumi
@@ -11,7 +11,7 @@ import pulumi
 from altostratus.providers import _validate
 from altostratus.providers._base import Provider
 from altostratus.providers._events import WEBHOOK_EVENTS
-from altostratus.providers._inputs import arg, inputs_of, text_set
+from altostratus.providers._inputs import arg, inputs_of, required, text_set
 from altostratus.providers._resource import AltostratusResource
 
 if TYPE_CHECKING:
@@ -26,9 +26,9 @@ def _event(value: Any) -> str | None:
     return f"is {value!r}, which is not an event name of the service"
 
 
-@dataclass
+@dataclass(kw_only=True)
 class WebhookArgs:
-    url: pulumi.Input[str] | None = arg(_validate.http_url, required=True)
+    url: pulumi.Input[str] = field(metadata=required(_validate.http_url))
     """The http or https address that receives deliveries."""
     events: pulumi.Input[Sequence[pulumi.Input[str]]] | None = arg(
         _validate.list_of(_event), normalize=text_set
