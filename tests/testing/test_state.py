@@ -231,3 +231,22 @@ def test_urns_are_the_engines(make_stack: Callable[..., Stack]) -> None:
     stack.set_config("renamed", "true")
     assert stack.up().changed() == {}
     stack.destroy()
+
+
+def test_two_resources_of_one_urn_fail_the_deployment(
+    make_stack: Callable[..., Stack], fresh_emulator: Emulator
+) -> None:
+    def program() -> None:
+        alto.Network("app", cidr_v4="10.72.0.0/24")
+        alto.Network("app", cidr_v4="10.73.0.0/24")
+
+    stack = make_stack(program)
+    with pytest.raises(DeploymentFailed) as failed:
+        stack.up()
+    urn = "urn:pulumi:test::test::pulumi-python:dynamic/altostratus:Network::app"
+    assert failed.value.result.failures == [
+        f"{urn}: register failed: Duplicate resource URN '{urn}'; try giving it a unique name"
+    ]
+    assert len(stack.state.resources) <= 1
+    stack.destroy()
+    assert leftovers(fresh_emulator) == {}

@@ -33,8 +33,8 @@ inputs and used by refresh and destroy; refresh and destroy in parallel, four st
 the engine's default ``--parallel``; ``ResourceOptions(id=...)`` reads (an id a preview does not
 know yet is not read; reading another resource under the URN of an owned one deletes the owned
 one; declaring a resource that was only read creates one in its place); URNs as the engine makes
-them, so ``aliases`` by name or by URN carry a resource over; ``import_`` failing as the engine
-fails for dynamic providers.
+them, so ``aliases`` by name or by URN carry a resource over, and two resources of one URN fail
+the deployment; ``import_`` failing as the engine fails for dynamic providers.
 
 What it does not do, so that nobody mistakes it for the engine:
 

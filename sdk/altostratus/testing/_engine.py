@@ -65,6 +65,7 @@ class Deployment:
         self._registering = 0  # registrations in flight, which ``finish`` waits out
         self._olds = {res.urn: res for res in self.old.resources if not res.delete}
         self._news: list[ResourceState] = []
+        self._urns: set[str] = set()  # URNs registered or read in this deployment (sg.urns)
         self._operated: set[str] = set()  # old URNs this deployment has taken over
         self._taken: dict[str, ResourceState] = {}  # new URN -> the old state it took over
         self._deleted: set[str] = set()  # deleted before their replacement (sg.deletes)
@@ -101,9 +102,18 @@ class Deployment:
             self.failures.append(failed)
         self.steps.cancel()
 
+    def _claim(self, goal: Goal) -> None:
+        """``stepGenerator.generateURN``: a URN registers (or reads) once per deployment."""
+        with self._lock:
+            if goal.urn in self._urns:
+                message = f"Duplicate resource URN '{goal.urn}'; try giving it a unique name"
+                raise ResourceFailed(goal.urn, "register", message)
+            self._urns.add(goal.urn)
+
     def _register(self, goal: Goal) -> tuple[str, Properties]:
         # After a failure the engine generates no more steps (``deploymentExecutor.Execute``).
         self.steps.check_canceled(goal.urn)
+        self._claim(goal)
         with self._lock:
             old = self._take_old(goal)
         if not goal.custom:
@@ -328,6 +338,8 @@ class Deployment:
                 self._settled.notify_all()
 
     def _read(self, goal: Goal, id_: str) -> tuple[str, Properties]:
+        self.steps.check_canceled(goal.urn)
+        self._claim(goal)
         props = reveal(goal.properties)
         found, outs = id_, Properties()
         if id_ != UNKNOWN:
