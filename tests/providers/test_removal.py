@@ -127,3 +127,17 @@ def test_refresh_takes_a_resource_being_removed_as_gone(
     collection.delete(created.state.id)
     assert collection.get(created.state.id)  # still answered, in its deleting state
     assert engine.refresh(scenario.provider, scenario.name, created.state) is None
+
+
+def test_a_fixed_name_replacement_waits_for_the_old_one_to_be_gone(
+    api: Client, engine: Engine, removal_takes: Callable[[float], None]
+) -> None:
+    removal_takes(0.5)
+    firewall = next(s for s in SCENARIOS if s.name == "firewall")
+    inputs = {**firewall.inputs(dependencies(api, firewall.needs)), "name": "fixed"}
+    created = engine.up(firewall.provider, "fw", inputs, None)
+    replaced = engine.up(firewall.provider, "fw", {**inputs, **firewall.replace}, created.state)
+    assert replaced.steps == ["delete", "create"]  # the name is free once the old one is gone
+    assert replaced.state.outputs["name"] == "fixed" and replaced.state.id != created.state.id
+    with pytest.raises(NotFoundError):
+        api.firewalls.get(created.state.id)
