@@ -73,7 +73,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def make_server(host: str, port: int, secret: str, *, as_json: bool) -> ThreadingHTTPServer:
-    """A threaded HTTP server whose every POST is verified with ``secret`` and printed."""
+    """A threaded HTTP server whose every POST is verified with ``secret`` and printed.
+
+    Each request's line is printed before it is answered, so the lines come out in the order
+    the sender saw its answers, whatever the threads' timing."""
 
     class Receiver(BaseHTTPRequestHandler):
         timeout = READ_TIMEOUT
@@ -82,24 +85,23 @@ def make_server(host: str, port: int, secret: str, *, as_json: bool) -> Threadin
             status, length, problem = _content_length(self.headers)
             if problem:
                 self.close_connection = True
-                self._answer(status)
                 _print({"verified": False, "reason": f"malformed request: {problem}"}, as_json)
+                self._answer(status)
                 return
             if length > MAX_BODY_BYTES:
                 self.close_connection = True
-                self._answer(413)
                 _print(
                     {"verified": False, "reason": f"body of {length} bytes is too large"}, as_json
                 )
+                self._answer(413)
                 return
             body = self.rfile.read(length)
             try:
                 delivery = parse_delivery(body, dict(self.headers.items()), secret=secret)
             except InvalidDeliveryError as error:
-                self._answer(401)
                 _print({"verified": False, "reason": str(error)}, as_json)
+                self._answer(401)
                 return
-            self._answer(200)
             _print(
                 {
                     "verified": True,
@@ -109,6 +111,7 @@ def make_server(host: str, port: int, secret: str, *, as_json: bool) -> Threadin
                 },
                 as_json,
             )
+            self._answer(200)
 
         def _answer(self, status: int) -> None:
             self.send_response(status)
