@@ -6,8 +6,11 @@ check ports; and fields nobody reads listed in the request log, or refused when 
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import urllib.error
 import urllib.request
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -361,3 +364,41 @@ def test_a_strict_emulator_refuses_an_unknown_field_over_http() -> None:
         assert refused.value.code == 400
         body = json.loads(refused.value.read())
         assert body["code"] == "parameter_colour_unknown" and "colour" in body["reason"]
+
+
+def test_the_pytest_plugin_serves_a_strict_emulator_when_its_settings_say_so(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "conftest.py").write_text(
+        "import pytest\n"
+        'pytest_plugins = ["altostratus.emulator.pytest_plugin"]\n\n'
+        '@pytest.fixture(scope="session")\n'
+        "def altostratus_emulator_settings():\n"
+        '    return {"strict": True}\n'
+    )
+    (tmp_path / "test_wrong_call.py").write_text(
+        "import json, urllib.error, urllib.request\n\n"
+        "def test_a_wrong_call_is_refused(altostratus_fresh_emulator):\n"
+        "    emulator = altostratus_fresh_emulator\n"
+        "    request = urllib.request.Request(\n"
+        '        emulator.api_url + "/v2/networks",\n'
+        '        data=json.dumps({"label": "a", "colour": "blue"}).encode(),\n'
+        '        headers={"Authorization": "bearer " + emulator.api_key,\n'
+        '                 "Content-Type": "application/json"},\n'
+        '        method="POST",\n'
+        "    )\n"
+        "    try:\n"
+        "        urllib.request.urlopen(request, timeout=10)\n"
+        "    except urllib.error.HTTPError as refused:\n"
+        '        assert json.loads(refused.read())["code"] == "parameter_colour_unknown"\n'
+        "    else:\n"
+        '        raise AssertionError("the strict emulator took an unknown field")\n'
+    )
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
