@@ -264,6 +264,7 @@ IN_THE_QUERY = {("LoadBalancerUpdate", "region")}
 #: Documented body fields the service takes from its official clients' requests, which this
 #: client writes in the spec's terms instead (the aliases of each body are such fields too).
 OTHER_CLIENTS_ONLY = {
+    ("FirewallCreate", "rules"),
     ("RuleCreate", "ports"),
     ("RuleUpdate", "ports"),
     ("RuleUpdate", "action"),

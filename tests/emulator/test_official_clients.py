@@ -234,6 +234,61 @@ def test_directions_spelled_inbound_and_outbound(
     assert rules_of(any_api, firewall_id)[0]["direction"] == kept
 
 
+def test_a_firewall_create_with_inline_rules_starts_with_them(
+    any_api: Api, network: dict[str, Any]
+) -> None:
+    """The Terraform provider's firewall create: ``create_rules: false`` and inline rules."""
+    inline = [
+        {"protocol": "tcp", "ports": "22", "start_port": "", "end_port": "", "label": "ssh"},
+        {"protocol": "tcp", "start_port": "8000", "end_port": "8080", "direction": "inbound"},
+        {"protocol": "udp", "ports": "53", "direction": "egress", "action": "deny", "cidr": None},
+    ]
+    body = {"name": "web", "network_id": network["id"], "create_rules": False, "rules": inline}
+    firewall = any_api.ok("POST", "/firewalls", body)
+    rules = rules_of(any_api, firewall["id"])
+    assert [(r["protocol"], r["ports"], r["direction"], r["action"]) for r in rules] == [
+        ("tcp", "22", "ingress", "allow"),
+        ("tcp", "8000-8080", "ingress", "allow"),
+        ("udp", "53", "egress", "deny"),
+    ]
+    assert rules[0]["label"] == "ssh" and rules[2]["cidr"] == ["0.0.0.0/0"]
+    assert any_api.ok("GET", f"/firewalls/{firewall['id']}")["rules_count"] == 3
+
+
+def test_inline_rules_come_beside_the_default_ones(api: Api, network: dict[str, Any]) -> None:
+    body = {"name": "web", "network_id": network["id"], "rules": [{"protocol": "icmp"}]}
+    firewall = api.ok("POST", "/firewalls", body)
+    assert [r["protocol"] for r in rules_of(api, firewall["id"])] == ["tcp", "udp", "icmp", "icmp"]
+
+
+@pytest.mark.parametrize(
+    ("rules", "code"),
+    [
+        ([{"protocol": "tcp", "ports": "0"}], "parameter_ports_invalid"),
+        ([{"protocol": "tcp"}], "parameter_start_port_missing"),
+        ([{"ports": "22"}], "parameter_protocol_missing"),
+        (["tcp"], "parameter_rules_invalid"),
+        ({"protocol": "tcp"}, "parameter_rules_invalid"),
+    ],
+)
+def test_a_wrong_inline_rule_refuses_the_whole_firewall(
+    api: Api, network: dict[str, Any], rules: Any, code: str
+) -> None:
+    body = {"name": "web", "network_id": network["id"], "create_rules": False, "rules": rules}
+    api.error(400, code, "POST", "/firewalls", body)
+    assert api.ok("GET", "/firewalls") == []
+
+
+def test_inline_rules_count_against_the_rule_quota(api: Api, network: dict[str, Any]) -> None:
+    account = api.admin("GET", "/accounts")[0]["id"]
+    api.admin("PUT", f"/accounts/{account}/quota", {"security_group_rule_limit": 4})
+    rules = [{"protocol": "tcp", "ports": str(port)} for port in (22, 80)]
+    body = {"name": "web", "network_id": network["id"], "rules": rules}
+    api.error(403, "quota_limit_reached", "POST", "/firewalls", body)
+    assert api.ok("GET", "/firewalls") == []
+    api.ok("POST", "/firewalls", {**body, "create_rules": False})
+
+
 # Large pages
 
 
@@ -290,6 +345,15 @@ def test_unknown_body_fields_are_ignored_and_listed(any_api: Api) -> None:
     assert log_of(any_api)[-1]["ignored"] == {"body": [], "query": []}
 
 
+def test_unknown_fields_of_an_inline_rule_are_ignored_and_listed(
+    api: Api, network: dict[str, Any]
+) -> None:
+    rules = [{"protocol": "tcp", "ports": "22"}, {"protocol": "icmp", "colour": "red"}]
+    body = {"name": "web", "network_id": network["id"], "create_rules": False, "rules": rules}
+    api.ok("POST", "/firewalls", body)
+    assert log_of(api)[-1]["ignored"] == {"body": ["rules[1].colour"], "query": []}
+
+
 def test_body_fields_sent_in_the_query_are_ignored_and_listed(api: Api) -> None:
     created = api.ok("POST", "/networks", {"label": "app"}, query={"label": "x", "region": "LON1"})
     assert created["label"] == "app"
@@ -314,6 +378,15 @@ def test_strict_refuses_an_unknown_body_field_naming_it(strict: Api) -> None:
     )
     assert "colour" in reply.body["reason"]
     assert len(strict.ok("GET", "/networks")) == 1
+
+
+def test_strict_refuses_an_unknown_field_of_an_inline_rule(
+    strict: Api, network: dict[str, Any]
+) -> None:
+    rules = [{"protocol": "icmp", "colour": "red"}]
+    body = {"name": "web", "network_id": network["id"], "rules": rules}
+    reply = strict.error(400, "parameter_colour_unknown", "POST", "/firewalls", body)
+    assert "rules[0].colour" in reply.body["reason"]
 
 
 def test_strict_refuses_a_body_field_in_the_query(strict: Api) -> None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from altostratus.emulator.openapi_schemas import (
     BACKEND_FIELDS,
@@ -27,6 +28,7 @@ from altostratus.emulator.openapi_schemas import (
     choice,
     ref,
 )
+from altostratus.emulator.params import Params
 from altostratus.emulator.state.base import REGIONS
 from altostratus.emulator.state.firewalls import ACTIONS, DIRECTION_ALIASES, DIRECTIONS, PROTOCOLS
 from altostratus.emulator.state.load_balancers import (
@@ -53,11 +55,32 @@ class Body:
     value_aliases: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     empty_is_value: Mapping[str, str] = field(default_factory=dict)
     """Field name: what an empty string means there."""
+    nested: Mapping[str, Body] = field(default_factory=dict)
+    """Field name: the body of each object of that array field."""
 
     @property
     def names(self) -> frozenset[str]:
         """Every field name the body accepts, aliases included."""
         return frozenset(self.fields) | frozenset(self.aliases)
+
+    def read(self, values: Mapping[str, Any], *, form: bool = False) -> Params:
+        """``values`` as this body takes them; ``ignored`` also names the fields its nested
+        objects do not take (``rules[0].colour``)."""
+        params = Params(
+            values,
+            form=form,
+            accepts=self.names,
+            aliases=self.aliases,
+            value_aliases=self.value_aliases,
+            empty_is_value=self.empty_is_value,
+        )
+        for name, inner in self.nested.items():
+            items = params.structured(name) if name in params else None
+            for index, item in enumerate(items if isinstance(items, list) else []):
+                if isinstance(item, dict):
+                    ignored = inner.read(item).ignored
+                    params.ignored.extend(f"{name}[{index}].{field}" for field in ignored)
+        return params
 
     def schema(self) -> Schema:
         properties = {name: self._property(name, schema) for name, schema in self.fields.items()}
@@ -134,6 +157,12 @@ def rule_body(fields: Mapping[str, Schema], required: tuple[str, ...] = ()) -> B
     )
 
 
+INLINE_RULE = rule_body(
+    {k: v for k, v in RULE_FIELDS.items() if k != "region"} | {"action": choice(*ACTIONS)},
+    ("protocol",),
+)
+"""A rule given inline on a firewall's create."""
+
 BODIES: dict[str, Body] = {
     "NetworkCreate": Body(
         {
@@ -147,9 +176,20 @@ BODIES: dict[str, Body] = {
     ),
     "NetworkUpdate": Body({"label": TEXT, "region": REGION}, ("label",)),
     "FirewallCreate": Body(
-        {"name": TEXT, "network_id": TEXT, "region": REGION, "create_default_rules": BOOL},
+        {
+            "name": TEXT,
+            "network_id": TEXT,
+            "region": REGION,
+            "create_default_rules": BOOL,
+            "rules": {
+                "type": "array",
+                "items": ref("InlineRule"),
+                "description": "Rules the firewall starts with, beside any default ones",
+            },
+        },
         ("name", "network_id"),
         aliases={"create_rules": "create_default_rules"},
+        nested={"rules": INLINE_RULE},
     ),
     "FirewallUpdate": Body({"name": TEXT, "region": REGION}),
     "RuleCreate": rule_body({**RULE_FIELDS, "action": choice(*ACTIONS)}, ("protocol",)),
@@ -211,6 +251,7 @@ BODIES: dict[str, Body] = {
 
 SCHEMAS: dict[str, Schema] = {
     "SentBackend": SENT_BACKEND,
+    "InlineRule": INLINE_RULE.schema(),
     **{name: accepted.schema() for name, accepted in BODIES.items()},
 }
 """The request schemas of the OpenAPI document."""

@@ -54,14 +54,7 @@ def read_params(request: Request, accepts: Body = NO_BODY) -> Params:
             raise UnsupportedMediaType(
                 "Send the body as application/json or application/x-www-form-urlencoded"
             )
-    return Params(
-        values,
-        form=form,
-        accepts=accepts.names,
-        aliases=accepts.aliases,
-        value_aliases=accepts.value_aliases,
-        empty_is_value=accepts.empty_is_value,
-    )
+    return accepts.read(values, form=form)
 
 
 def ignored_query(request: Request, accepts: Collection[str]) -> list[str]:
@@ -79,7 +72,7 @@ def refuse_unknown(request: Request, ignored: dict[str, list[str]]) -> None:
             raise BadRequest(
                 f"{request.method} {request.path} takes no {where} field {name}"
                 f" (unknown {where} fields: {listed}); the service would ignore it",
-                f"parameter_{name}_unknown",
+                f"parameter_{name.rsplit('.', 1)[-1]}_unknown",
             )
 
 

@@ -93,6 +93,24 @@ def _port(name: str, value: Any) -> int:
     return number
 
 
+def _new_rule(firewall_id: str, fields: Mapping[str, Any]) -> Rule:
+    """A rule of ``protocol``; optional ports (checked with the protocol), ``cidr`` (default
+    all), ``direction`` (ingress), ``label`` and ``action`` (allow)."""
+    protocol = fields["protocol"]
+    start, end = port_range(protocol, fields.get("start_port"), fields.get("end_port"))
+    return Rule(
+        id=new_id(),
+        firewall_id=firewall_id,
+        protocol=protocol,
+        start_port=start,
+        end_port=end,
+        cidr=fields.get("cidr") or ["0.0.0.0/0"],
+        direction=fields.get("direction") or "ingress",
+        label=fields.get("label") or "",
+        action=fields.get("action") or "allow",
+    )
+
+
 @dataclass
 class Firewall(Record):
     name: str
@@ -143,15 +161,18 @@ class Firewalls(Store[Firewall]):
     def create(
         self, account_id: str, region: str, effects: Effects, fields: Mapping[str, Any]
     ) -> Firewall:
-        """``name``, ``network_id``; ``create_default_rules`` (default true) opens all traffic."""
+        """``name``, ``network_id``; ``create_default_rules`` (default true) opens all traffic;
+        ``rules``, the fields of rules it starts with (as ``create_rule`` takes them)."""
         name, network_id = fields["name"], fields["network_id"]
         default_rules = fields.get("create_default_rules")
         default_rules = True if default_rules is None else default_rules
         self.state.networks.get_live(account_id, region, network_id)
         self.check_name_free(account_id, region, name)
         require_quota(self.state, account_id, "security_group")
-        if default_rules:
-            require_quota(self.state, account_id, "security_group_rule", 3)
+        inline = fields.get("rules") or []
+        if default_rules or inline:
+            count = (3 if default_rules else 0) + len(inline)
+            require_quota(self.state, account_id, "security_group_rule", count)
         firewall = Firewall(
             id=new_id(), account_id=account_id, region=region, name=name, network_id=network_id
         )
@@ -164,6 +185,7 @@ class Firewalls(Store[Firewall]):
                 firewall.rules.append(
                     Rule(new_id(), firewall.id, protocol, start, end, ["0.0.0.0/0"])
                 )
+        firewall.rules.extend(_new_rule(firewall.id, rule) for rule in inline)
         self.records[firewall.id] = firewall
         effects.emit(account_id, "firewall.created", firewall.id)
         return firewall
@@ -194,20 +216,8 @@ class Firewalls(Store[Firewall]):
         """``protocol``; optional ports (checked with the protocol), ``cidr`` (default all),
         ``direction`` (ingress), ``label`` and ``action`` (allow)."""
         self.require_live(firewall)
-        protocol = fields["protocol"]
-        start, end = port_range(protocol, fields.get("start_port"), fields.get("end_port"))
+        rule = _new_rule(firewall.id, fields)
         require_quota(self.state, firewall.account_id, "security_group_rule")
-        rule = Rule(
-            id=new_id(),
-            firewall_id=firewall.id,
-            protocol=protocol,
-            start_port=start,
-            end_port=end,
-            cidr=fields.get("cidr") or ["0.0.0.0/0"],
-            direction=fields.get("direction") or "ingress",
-            label=fields.get("label") or "",
-            action=fields.get("action") or "allow",
-        )
         firewall.rules.append(rule)
         self.records.reweigh(firewall)
         effects.emit(firewall.account_id, "firewall_rule.created", rule.id)
