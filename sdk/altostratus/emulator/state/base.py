@@ -171,3 +171,10 @@ class Store(Generic[R]):
         for other in self.records.find("name", name):
             if other.id != exclude_id and (other.account_id, other.region) == (account_id, region):
                 raise duplicate_name(self.kind, self.label, name)
+
+    def rename(self, record: R, changes: Mapping[str, Any]) -> None:
+        """Take ``changes["name"]`` when given; 409 while another record of its account and
+        region has it."""
+        if "name" in changes:
+            self.check_name_free(record.account_id, record.region, changes["name"], record.id)
+            setattr(record, "name", changes["name"])  # noqa: B010 - a Record has no name field

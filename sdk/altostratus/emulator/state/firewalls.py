@@ -192,10 +192,7 @@ class Firewalls(Store[Firewall]):
 
     def update(self, firewall: Firewall, effects: Effects, changes: Mapping[str, Any]) -> None:
         self.require_live(firewall)
-        if "name" in changes:
-            name = changes["name"]
-            self.check_name_free(firewall.account_id, firewall.region, name, firewall.id)
-            firewall.name = name
+        self.rename(firewall, changes)
         effects.emit(firewall.account_id, "firewall.updated", firewall.id)
 
     def check_delete(self, firewall: Firewall) -> None:

@@ -113,8 +113,7 @@ class LoadBalancers(Store[LoadBalancer]):
 
     def update(self, balancer: LoadBalancer, effects: Effects, changes: Mapping[str, Any]) -> None:
         self.require_live(balancer)
-        if "name" in changes:
-            self.check_name_free(balancer.account_id, balancer.region, changes["name"], balancer.id)
+        self.rename(balancer, changes)
         for key, value in changes.items():
             setattr(balancer, key, value)
 

@@ -54,10 +54,7 @@ class ReservedIps(Store[ReservedIp]):
 
     def update(self, reserved: ReservedIp, effects: Effects, changes: Mapping[str, Any]) -> None:
         self.require_live(reserved)
-        if "name" in changes:
-            name = changes["name"]
-            self.check_name_free(reserved.account_id, reserved.region, name, reserved.id)
-            reserved.name = name
+        self.rename(reserved, changes)
         effects.emit(reserved.account_id, "ip.updated", reserved.id)
 
     def assign(self, reserved: ReservedIp, effects: Effects, balancer_id: str) -> None:
