@@ -34,6 +34,25 @@ def new_request_id() -> str:
     return secrets.token_hex(8).upper()
 
 
+def signature_mismatch(
+    access_key_id: str, string_to_sign: str, provided: str, **computed: str
+) -> S3Error:
+    """S3's ``SignatureDoesNotMatch``, carrying what the emulator signed (``computed`` adds the
+    version's own elements) so that a client author can compare it with their own."""
+    return S3Error(
+        403,
+        "SignatureDoesNotMatch",
+        "The request signature we calculated does not match the signature you provided. "
+        "Check your key and signing method.",
+        extra={
+            "AWSAccessKeyId": access_key_id,
+            "StringToSign": string_to_sign,
+            "SignatureProvided": provided,
+            **computed,
+        },
+    )
+
+
 def access_denied(message: str = "Access Denied") -> S3Error:
     return S3Error(403, "AccessDenied", message)
 

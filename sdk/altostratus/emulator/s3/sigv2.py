@@ -25,7 +25,7 @@ from urllib.parse import unquote
 
 from moto.core.request import PRESERVED_HEADER_NAMES_ENVIRON_KEY
 
-from altostratus.emulator.s3.errors import S3Error, access_denied
+from altostratus.emulator.s3.errors import S3Error, access_denied, signature_mismatch
 
 SCHEME = "AWS"
 
@@ -229,15 +229,9 @@ def verify(
             if hmac.compare_digest(sign(secret, text).encode(), provided):
                 return
             first = first or text
-    raise S3Error(
-        403,
-        "SignatureDoesNotMatch",
-        "The request signature we calculated does not match the signature you provided. "
-        "Check your key and signing method.",
-        extra={
-            "AWSAccessKeyId": signature.access_key_id,
-            "StringToSign": first,
-            "SignatureProvided": signature.signature,
-            "StringToSignBytes": " ".join(f"{byte:02x}" for byte in first.encode("utf-8")),
-        },
+    raise signature_mismatch(
+        signature.access_key_id,
+        first,
+        signature.signature,
+        StringToSignBytes=" ".join(f"{byte:02x}" for byte in first.encode("utf-8")),
     )

@@ -16,7 +16,7 @@ from datetime import datetime, timezone
 from typing import Any
 from urllib.parse import quote, unquote
 
-from altostratus.emulator.s3.errors import S3Error, access_denied
+from altostratus.emulator.s3.errors import S3Error, access_denied, signature_mismatch
 
 ALGORITHM = "AWS4-HMAC-SHA256"
 UNSIGNED_PAYLOAD = "UNSIGNED-PAYLOAD"
@@ -230,15 +230,6 @@ def verify(
             return key
         first = first or (canonical, to_sign)
     canonical, to_sign = first or ("", "")
-    raise S3Error(
-        403,
-        "SignatureDoesNotMatch",
-        "The request signature we calculated does not match the signature you provided. "
-        "Check your key and signing method.",
-        extra={
-            "AWSAccessKeyId": signature.access_key_id,
-            "StringToSign": to_sign,
-            "SignatureProvided": signature.signature,
-            "CanonicalRequest": canonical,
-        },
+    raise signature_mismatch(
+        signature.access_key_id, to_sign, signature.signature, CanonicalRequest=canonical
     )
