@@ -70,8 +70,19 @@ class _Connection(cheroot_server.HTTPConnection):
     RequestHandlerClass = _Request
 
 
+#: The most of an answer handed to the socket at once. Cheroot's writer copies what is left of a
+#: write after each partial send, so one large write (a 64 MiB object) costs time in the square
+#: of its size; slices keep the cost linear.
+WRITE_SLICE = 256 * 1024
+
+
 class _Gateway(wsgi.Gateway_10):
-    """Cheroot's WSGI 1.0 gateway, adding the connection's socket and the S3 metadata names."""
+    """Cheroot's WSGI 1.0 gateway, adding the connection's socket and the S3 metadata names,
+    and writing large answers in slices."""
+
+    def write(self, chunk: bytes) -> None:
+        for start in range(0, max(len(chunk), 1), WRITE_SLICE):
+            super().write(chunk[start : start + WRITE_SLICE])
 
     def get_environ(self) -> dict[str, Any]:  # type: ignore[override]
         environ: dict[str, Any] = super().get_environ()  # type: ignore[no-untyped-call]
