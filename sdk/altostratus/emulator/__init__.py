@@ -21,6 +21,7 @@ test catches a wrong call.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from types import TracebackType
 
 from altostratus.emulator.app import EmulatorApp
@@ -81,6 +82,7 @@ class Emulator:
         )
         self.app = EmulatorApp(self.state, self.dispatcher, rate_limit=rate_limit, strict=strict)
         self.folder: StateFolder | None = None
+        self._save: Callable[..., None] | None = None
         if state_dir is not None:
             self.folder = StateFolder(state_dir)
             try:
@@ -94,9 +96,10 @@ class Emulator:
 
     def _load(self, folder: StateFolder) -> None:
         """Take the saved state, if any, and save after every change from now on."""
-        saved = folder.read()
+        saved, changes = folder.read()
         if saved is not None:
             try:
+                snapshot.replay(saved, changes)
                 snapshot.apply(saved, self.state, self.clock, self.dispatcher)
             except IncompatibleState as error:
                 problem = f"was written by an incompatible version ({error})"
@@ -113,14 +116,21 @@ class Emulator:
             self.s3.create_bucket(bucket)
             folder.objects.restore(bucket)
 
-        def save() -> None:
-            folder.save(lambda: snapshot.capture(self.state, self.clock, self.dispatcher))
+        taker = snapshot.Changes(self.state)
+
+        def save(*, compact: bool = False) -> None:
+            folder.save(
+                lambda: taker.take(self.clock, self.dispatcher),
+                lambda: taker.whole(self.clock, self.dispatcher),
+                compact=compact,
+            )
 
         self.app.on_change = save
         self.dispatcher.on_change = save
         self.s3.on_change = folder.objects.sync
         self.s3.on_removed = folder.objects.forget
-        save()
+        self._save = save
+        save(compact=True)
 
     def start(self) -> Emulator:
         s3_server = BackgroundServer(self.host, self.s3_port, self.s3, "S3")
@@ -148,8 +158,8 @@ class Emulator:
         self._servers = []
         self.dispatcher.stop()
         if self.folder is not None:
-            if self.app.on_change is not None:
-                self.app.on_change()
+            if self._save is not None:
+                self._save(compact=True)
             self.folder.close()
 
     def reset(self) -> None:

@@ -18,7 +18,9 @@ from pathlib import Path
 from typing import Any
 
 FORMAT = "altostratus-emulator-state"
-VERSION = 1
+VERSION = 2
+#: The formats this version reads: 1 had no journal.
+READABLE = (1, 2)
 
 
 class StateFileError(Exception):
@@ -88,7 +90,7 @@ def load_document(path: Path) -> Any:
         raise DamagedStateFile(path, f"cannot be read ({_short(error)})") from None
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise DamagedStateFile(path, "is not an emulator state file")
-    if document.get("version") != VERSION:
+    if document.get("version") not in READABLE:
         raise DamagedStateFile(
             path,
             f"is in state format {document.get('version')!r}, and this version of altostratus "

@@ -1,9 +1,11 @@
 """What the state file holds, taken from and put back into a running emulator: accounts,
 every store's records and the removals under way (with the emulated second each ends), public
-addresses, pending deliveries and the clock."""
+addresses, pending deliveries and the clock; and what one change altered (``Changes``), which
+the journal keeps and ``replay`` applies to a saved body."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from altostratus.emulator.persistence.codec import decode, encode
@@ -45,6 +47,104 @@ def capture(state: State, clock: Clock, dispatcher: WebhookDispatcher) -> dict[s
     body["deliveries"] = encode(dispatcher.saved())
     body["clock"] = clock.saved()
     return body
+
+
+class Changes:
+    """Takes from a running emulator what changed since the last take: the records touched in
+    each store (with their removal times), the public addresses handed out or released, and
+    the small parts kept whole (accounts, pending deliveries, the clock).
+
+    A change costs what it touched, not what the state holds (the deliveries, bounded, are
+    written only when they changed). ``take`` returns None before the first ``whole`` and when
+    the stores were rebuilt (a reset) since: then only a whole capture is right.
+    """
+
+    def __init__(self, state: State) -> None:
+        self._state = state
+        self._tables: tuple[Any, ...] = ()
+        self._deliveries: Any = None
+
+    @staticmethod
+    def _current(state: State) -> tuple[Any, ...]:
+        return (state.public_pool, *(getattr(state, name).records for name in STORES))
+
+    def _forget(self) -> None:
+        """Start over from the state as it is (with its lock held)."""
+        self._tables = self._current(self._state)
+        for table in self._tables[1:]:
+            table.touched = {}
+        self._state.public_pool.changed = set()
+
+    def whole(self, clock: Clock, dispatcher: WebhookDispatcher) -> dict[str, Any]:
+        """A whole capture, from which the next ``take`` counts."""
+        with self._state.lock:
+            body = capture(self._state, clock, dispatcher)
+            self._forget()
+        self._deliveries = body["deliveries"]
+        return body
+
+    def take(self, clock: Clock, dispatcher: WebhookDispatcher) -> dict[str, Any] | None:
+        state = self._state
+        with state.lock:
+            current = self._current(state)
+            if len(current) != len(self._tables) or any(
+                a is not b for a, b in zip(current, self._tables, strict=False)
+            ):
+                return None  # rebuilt since the last whole capture
+            pool = state.public_pool
+            if pool.changed is None or any(t.touched is None for t in current[1:]):
+                return None  # not noting changes: only a whole capture is right
+            records: dict[str, list[Any]] = {}
+            for name in STORES:
+                store = getattr(state, name)
+                touched = store.records.touched
+                if touched:
+                    records[name] = [
+                        [i, encode(store.records.get(i)), store.removals.get(i)] for i in touched
+                    ]
+                    touched.clear()
+            addresses = [[a, a in pool.used] for a in sorted(pool.changed)]
+            pool.changed.clear()
+            change: dict[str, Any] = {
+                "records": records,
+                "public_addresses": addresses,
+                "accounts": encode(list(state.accounts.by_id.values())),
+                "default_account": state.default_account.id,
+            }
+        deliveries = encode(dispatcher.saved())
+        if deliveries != self._deliveries:  # written only when they changed
+            change["deliveries"] = self._deliveries = deliveries
+        change["clock"] = clock.saved()
+        return change
+
+
+def replay(body: dict[str, Any], changes: Iterable[dict[str, Any]]) -> None:
+    """Apply journalled changes, in order, to a captured body, in place."""
+    stores = {
+        name: {record["fields"]["id"]: record for record in body["stores"][name]} for name in STORES
+    }
+    saved_removals = body.get("removals", {})
+    removals = {name: dict(saved_removals.get(name, {})) for name in STORES}
+    used = set(body["public_addresses"])
+    for change in changes:
+        for name, entries in change["records"].items():
+            for record_id, record, removal in entries:
+                if record is None:
+                    stores[name].pop(record_id, None)
+                else:
+                    stores[name][record_id] = record
+                if removal is None:
+                    removals[name].pop(record_id, None)
+                else:
+                    removals[name][record_id] = removal
+        for address, held in change["public_addresses"]:
+            (used.add if held else used.discard)(address)
+        for key in ("accounts", "default_account", "deliveries", "clock"):
+            if key in change:
+                body[key] = change[key]
+    body["stores"] = {name: list(records.values()) for name, records in stores.items()}
+    body["removals"] = {name: found for name, found in removals.items() if found}
+    body["public_addresses"] = sorted(used)
 
 
 def apply(body: dict[str, Any], state: State, clock: Clock, dispatcher: WebhookDispatcher) -> None:

@@ -112,6 +112,9 @@ class PublicPool:
     @used.setter
     def used(self, addresses: set[str]) -> None:
         self._used = set(addresses)
+        #: Once a state folder sets it, the addresses handed out or released since it last
+        #: took them.
+        self.changed: set[str] | None = None
         self._free = [place for place, address in enumerate(_PUBLIC) if address not in addresses]
 
     def allocate(self) -> str:
@@ -119,10 +122,14 @@ class PublicPool:
             raise Conflict("No public address is left", "ip_pool_exhausted")
         address = _PUBLIC[heapq.heappop(self._free)]
         self._used.add(address)
+        if self.changed is not None:
+            self.changed.add(address)
         return address
 
     def release(self, address: str) -> None:
         if address in self._used:
             self._used.discard(address)
+            if self.changed is not None:
+                self.changed.add(address)
             if address in _PUBLIC_PLACE:
                 heapq.heappush(self._free, _PUBLIC_PLACE[address])

@@ -103,6 +103,7 @@ class Store(Generic[R]):
         seconds = self.state.settings.delete_seconds
         if self.takes_time and seconds > 0:
             self.removals[record.id] = self.state.clock.monotonic() + seconds
+            self.records.note(record.id)
         else:
             self.remove(record, effects)
 
@@ -134,6 +135,7 @@ class Store(Generic[R]):
         for record_id, at in list(self.removals.items()):
             if at <= now:
                 del self.removals[record_id]
+                self.records.note(record_id)
                 record = self.records.get(record_id)
                 if record is not None:
                     self.remove(record, effects)

@@ -216,6 +216,7 @@ class Firewalls(Store[Firewall]):
         rule = _new_rule(firewall.id, fields)
         require_quota(self.state, firewall.account_id, "security_group_rule")
         firewall.rules.append(rule)
+        firewall.touch()
         self.records.reweigh(firewall)
         effects.emit(firewall.account_id, "firewall_rule.created", rule.id)
         return rule
@@ -223,7 +224,9 @@ class Firewalls(Store[Firewall]):
     def update_rule(self, rule: Rule, effects: Effects, changes: Mapping[str, Any]) -> None:
         """Given fields change; a start port given alone makes a single port. The action is fixed
         at create: a different one is refused."""
-        self.require_live(self.records[rule.firewall_id])
+        firewall = self.records[rule.firewall_id]
+        self.require_live(firewall)
+        firewall.touch()
         action = changes.get("action")
         if action is not None and action != rule.action:
             raise invalid("action", "A rule's action cannot be changed; replace the rule instead")
@@ -245,5 +248,6 @@ class Firewalls(Store[Firewall]):
     def delete_rule(self, rule: Rule, effects: Effects) -> None:
         firewall = self.records[rule.firewall_id]
         firewall.rules.remove(rule)
+        firewall.touch()
         self.records.reweigh(firewall)
         effects.emit(firewall.account_id, "firewall_rule.deleted", rule.id)

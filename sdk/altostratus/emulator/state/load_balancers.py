@@ -125,5 +125,6 @@ class LoadBalancers(Store[LoadBalancer]):
         network = self.state.networks.records.get(balancer.network_id)
         if network is not None:
             network.hosts_taken.discard(IPv4Address(balancer.private_ip))
+            network.touch()
         self.state.public_pool.release(balancer.public_ip)
         del self.records[balancer.id]

@@ -34,6 +34,7 @@ class Network(Record):
     def take_host(self) -> IPv4Address:
         host = allocate_host(self.cidr, self.hosts_taken)
         self.hosts_taken.add(host)
+        self.touch()
         return host
 
     def describe(self, *, deleting: bool = False) -> dict[str, Any]:

@@ -16,15 +16,28 @@ class Record:
     region: str
 
     def __setattr__(self, name: str, value: Any) -> None:
-        """Set a field; while the record is in a ``RecordTable`` that indexes the field, the
-        index follows (a rename, a new key, an assignment), whoever makes the change."""
+        """Set a field; while the record is in a ``RecordTable``, the table notes it as touched
+        and, when it indexes the field, the index follows (a rename, a new key, an assignment),
+        whoever makes the change."""
         table: RecordTable[Any] | None = self.__dict__.get(_TABLE)
-        if table is None or name not in table.indexed:
+        if table is None:
+            object.__setattr__(self, name, value)
+            return
+        if table.touched is not None:
+            table.touched[self.id] = None
+        if name not in table.indexed:
             object.__setattr__(self, name, value)
             return
         table.unindex(self)
         object.__setattr__(self, name, value)
         table.index(self)
+
+    def touch(self) -> None:
+        """Note a change made inside a field (a list or set changed in place), which
+        ``__setattr__`` cannot see: the state folder saves touched records."""
+        table: RecordTable[Any] | None = self.__dict__.get(_TABLE)
+        if table is not None and table.touched is not None:
+            table.touched[self.id] = None
 
 
 R = TypeVar("R", bound=Record)
@@ -52,6 +65,10 @@ class RecordTable(dict[str, R]):
     as records change (see ``Record.__setattr__``); ``weigh``, when given, is summed per account
     (``total``), and ``reweigh`` follows a change it cannot see (a list grown in place). So
     uniqueness checks, lookups by key and quota counts cost the same at any number of records.
+
+    ``touched``, once a state folder sets it to a dict, holds the ids of the records added,
+    removed or changed (a field set, or ``Record.touch``) since the folder last took it: what a
+    change must save. Without a folder it stays None and nothing is noted.
     """
 
     def __init__(
@@ -67,12 +84,15 @@ class RecordTable(dict[str, R]):
         self._totals: dict[str, int] = {}
         self._order: dict[tuple[str, str], list[str]] = {}
         self._deleted: dict[tuple[str, str], dict[str, float]] = {}
+        self.touched: dict[str, None] | None = None
 
     def __setitem__(self, record_id: str, record: R) -> None:
         old = self.get(record_id)
         if old is not None:
             self._release(old)
         super().__setitem__(record_id, record)
+        if self.touched is not None:
+            self.touched[record_id] = None
         scope = (record.account_id, record.region)
         self.scoped.setdefault(scope, {})[record_id] = record
         if old is None:
@@ -88,6 +108,11 @@ class RecordTable(dict[str, R]):
         if weight:
             self._totals[record.account_id] -= weight
         record.__dict__.pop(_TABLE, None)
+
+    def note(self, record_id: str) -> None:
+        """Note the record as touched (see ``touched``)."""
+        if self.touched is not None:
+            self.touched[record_id] = None
 
     def index(self, record: R) -> None:
         for name in self.indexed:
@@ -123,6 +148,8 @@ class RecordTable(dict[str, R]):
         record = self[record_id]
         self._release(record)
         super().__delitem__(record_id)
+        if self.touched is not None:
+            self.touched[record_id] = None
         key = (record.account_id, record.region)
         scope = self.scoped[key]
         del scope[record_id]
