@@ -77,19 +77,7 @@ class Deployment:
     # -- registration ---------------------------------------------------------------------------
     def register(self, goal: Goal) -> tuple[str, Properties]:
         """Step generation and execution for one registration; the id and outputs to return."""
-        with self._lock:
-            self._registering += 1
-        try:
-            return self._register(goal)
-        except Canceled:
-            raise
-        except ResourceFailed as failed:
-            self._failed(failed)
-            raise
-        finally:
-            with self._lock:
-                self._registering -= 1
-                self._settled.notify_all()
+        return self._counted(lambda: self._register(goal))
 
     def fail(self, failed: ResourceFailed) -> NoReturn:
         """Record a failure the program's monitor found, as the engine reports it, and raise it."""
@@ -323,10 +311,15 @@ class Deployment:
         """``ResourceOptions(id=...)``: ``ReadStep.Apply`` (step.go) reads with the given
         properties as both inputs and state, and fails when nothing has that id. An id not
         known yet (a preview) is not read: the resource has no outputs yet."""
+        return self._counted(lambda: self._read(goal, id_))
+
+    def _counted(self, step: Callable[[], tuple[str, Properties]]) -> tuple[str, Properties]:
+        """Run one registration's ``step`` counted among the registrations in progress (which
+        the deployment waits to settle), a failure recorded as the engine reports it."""
         with self._lock:
             self._registering += 1
         try:
-            return self._read(goal, id_)
+            return step()
         except Canceled:
             raise
         except ResourceFailed as failed:
