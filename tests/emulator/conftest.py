@@ -1,7 +1,9 @@
-"""Fixtures: the service in process, its recording stand-ins, and a second account."""
+"""Fixtures: the service in process, its recording stand-ins, a second account, and the S3
+front served on a free port with a wall clock the tests can move."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -10,6 +12,7 @@ from altostratus.emulator.app import EmulatorApp
 from altostratus.emulator.clock import Clock
 from altostratus.emulator.state import Settings, State
 
+from .served_s3 import S3Server, WallClock, serve_s3
 from .service_api import KEY, S3_URL, Api, RecordingBuckets, RecordingEvents
 
 
@@ -57,3 +60,20 @@ def other(api: Api) -> Api:
 def network(api: Api) -> dict[str, Any]:
     created = api.ok("POST", "/networks", {"label": "app"})
     return api.ok("GET", f"/networks/{created['id']}")
+
+
+@pytest.fixture(scope="module")
+def wall() -> WallClock:
+    return WallClock()
+
+
+@pytest.fixture(scope="module")
+def s3_server(wall: WallClock) -> Iterator[S3Server]:
+    yield from serve_s3(wall_time=wall)
+
+
+@pytest.fixture
+def s3(s3_server: S3Server, wall: WallClock) -> S3Server:
+    wall.offset = 0.0
+    s3_server.populate()
+    return s3_server

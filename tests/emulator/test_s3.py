@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -24,19 +23,7 @@ from .served_s3 import (
     SMALL_LIMIT,
     STRANGER,
     S3Server,
-    serve_s3,
 )
-
-
-@pytest.fixture(scope="module")
-def s3_server() -> Iterator[S3Server]:
-    yield from serve_s3()
-
-
-@pytest.fixture
-def s3(s3_server: S3Server) -> S3Server:
-    s3_server.populate()
-    return s3_server
 
 
 @pytest.fixture

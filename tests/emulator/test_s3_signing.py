@@ -7,7 +7,6 @@ import hmac
 import http.client
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
 from urllib.parse import urlsplit
 
 import pytest
@@ -15,26 +14,9 @@ from botocore.auth import S3SigV4Auth
 from botocore.awsrequest import AWSRequest
 from botocore.credentials import Credentials
 
-from .served_s3 import BUCKET, OWNER, S3Server, WallClock, serve_s3
+from .served_s3 import BUCKET, OWNER, S3Server, WallClock
 
 EMPTY_SHA256 = hashlib.sha256(b"").hexdigest()
-
-
-@pytest.fixture(scope="module")
-def wall() -> WallClock:
-    return WallClock()
-
-
-@pytest.fixture(scope="module")
-def s3_server(wall: WallClock) -> Iterator[S3Server]:
-    yield from serve_s3(wall_time=wall)
-
-
-@pytest.fixture
-def s3(s3_server: S3Server, wall: WallClock) -> S3Server:
-    wall.offset = 0.0
-    s3_server.populate()
-    return s3_server
 
 
 class StreamingSigner(S3SigV4Auth):  # type: ignore[misc]

@@ -7,7 +7,6 @@ import hashlib
 import http.client
 import re
 import time
-from collections.abc import Iterator
 from email.utils import formatdate
 from typing import Any
 from urllib.parse import urlencode, urlsplit
@@ -31,25 +30,7 @@ from .served_s3 import (
     STRANGER,
     S3Server,
     WallClock,
-    serve_s3,
 )
-
-
-@pytest.fixture(scope="module")
-def wall() -> WallClock:
-    return WallClock()
-
-
-@pytest.fixture(scope="module")
-def s3_server(wall: WallClock) -> Iterator[S3Server]:
-    yield from serve_s3(wall_time=wall)
-
-
-@pytest.fixture
-def s3(s3_server: S3Server, wall: WallClock) -> S3Server:
-    wall.offset = 0.0
-    s3_server.populate()
-    return s3_server
 
 
 def send(
