@@ -12,7 +12,6 @@ alternate which side goes first. During each engine burst, ``Check`` calls for a
 from __future__ import annotations
 
 import itertools
-import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -26,7 +25,7 @@ from altostratus.providers.load_balancer import LoadBalancerProvider
 from altostratus.providers.network import NetworkProvider
 from altostratus.providers.object_store import ObjectStoreProvider
 from benchmarks.measure import median, ms, ratio_text, rounds
-from benchmarks.raw import REGION, raw_client
+from benchmarks.raw import REGION, ThreadClients, raw_client
 from benchmarks.report import INFO, Section, Table, verdict
 from benchmarks.servers import (
     EmulatorProcess,
@@ -128,17 +127,10 @@ class RawSide:
     """Threads of bare httpx: the same posts, polls and reads as the providers."""
 
     def __init__(self, api_url: str, api_key: str, network: str, each: int) -> None:
-        self.api_url, self.api_key, self.network, self.each = api_url, api_key, network, each
-        self.local = threading.local()
-        self.clients: list[httpx.Client] = []
+        self.network, self.each = network, each
+        self.clients = ThreadClients(api_url, api_key)
+        self._http = self.clients.get
         self.pool = ThreadPoolExecutor(2 * each)
-
-    def _http(self) -> httpx.Client:
-        client: httpx.Client | None = getattr(self.local, "client", None)
-        if client is None:
-            client = self.local.client = raw_client(self.api_url, self.api_key)
-            self.clients.append(client)
-        return client
 
     def _balancer(self) -> tuple[str, str]:
         http = self._http()
@@ -186,8 +178,7 @@ class RawSide:
 
     def close(self) -> None:
         self.pool.shutdown()
-        for client in self.clients:
-            client.close()
+        self.clients.close()
 
 
 def run(quick: bool) -> Section:

@@ -7,6 +7,7 @@ paths, queries and JSON bodies the client sends, with only ``response.json()`` o
 from __future__ import annotations
 
 import itertools
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -34,6 +35,27 @@ def raw_client(api_url: str, api_key: str) -> httpx.Client:
     """An httpx client with the library's headers, so both sides send the same bytes."""
     headers = {"Authorization": f"bearer {api_key}", "Accept": "application/json"}
     return httpx.Client(base_url=api_url, headers=headers, timeout=30.0)
+
+
+class ThreadClients:
+    """One raw client per thread, as the provider process keeps one per process; ``close()``
+    closes every client made."""
+
+    def __init__(self, api_url: str, api_key: str) -> None:
+        self.api_url, self.api_key = api_url, api_key
+        self._local = threading.local()
+        self._made: list[httpx.Client] = []
+
+    def get(self) -> httpx.Client:
+        client: httpx.Client | None = getattr(self._local, "client", None)
+        if client is None:
+            client = self._local.client = raw_client(self.api_url, self.api_key)
+            self._made.append(client)
+        return client
+
+    def close(self) -> None:
+        for client in self._made:
+            client.close()
 
 
 def _call(http: httpx.Client, method: str, path: str, body: Any = None, where: bool = True) -> Any:

@@ -9,19 +9,17 @@ is measured). Both sides talk to an emulator in its own process.
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-import httpx
 from google.protobuf import struct_pb2
 from pulumi.runtime.proto import provider_pb2 as pb
 
 from benchmarks.measure import median, ms, ratio_text, rounds, timed
-from benchmarks.raw import KINDS, Kind, raw_client
+from benchmarks.raw import KINDS, Kind, ThreadClients, raw_client
 from benchmarks.report import INFO, Section, Table, verdict
 from benchmarks.servers import (
     EmulatorProcess,
@@ -103,17 +101,9 @@ class EngineSide:
 class RawSide:
     def __init__(self, api_url: str, api_key: str, plan_size: int) -> None:
         self.kinds = [KINDS[number % len(KINDS)] for number in range(plan_size)]
-        self.local = threading.local()
-        self.clients: list[httpx.Client] = []
-        self.api_url, self.api_key = api_url, api_key
+        self.clients = ThreadClients(api_url, api_key)
+        self._http = self.clients.get
         self.pool = ThreadPoolExecutor(CONCURRENCY)
-
-    def _http(self) -> httpx.Client:
-        client: httpx.Client | None = getattr(self.local, "client", None)
-        if client is None:
-            client = self.local.client = raw_client(self.api_url, self.api_key)
-            self.clients.append(client)
-        return client
 
     def run(self) -> dict[str, float]:
         def create(kind: Kind) -> tuple[Kind, dict[str, Any]]:
@@ -132,8 +122,7 @@ class RawSide:
 
     def close(self) -> None:
         self.pool.shutdown()
-        for client in self.clients:
-            client.close()
+        self.clients.close()
 
 
 def _phases(
