@@ -185,14 +185,20 @@ def refused(call: Callable[[], Any]) -> str:
     return str(error.value.response["Error"]["Code"])
 
 
+def owned_store(api: Client) -> tuple[ObjectStoreCredential, ObjectStoreCredential, str]:
+    """An owner credential, a sibling credential of the same account, and the bucket of a store
+    the owner owns."""
+    owner = api.object_store_credentials.create(name="owner")
+    sibling = api.object_store_credentials.create(name="sibling")
+    store = api.object_stores.create(name="vault", access_key_id=owner.access_key_id)
+    return owner, sibling, (store.objectstore_endpoint or "").rsplit("/", 1)[-1]
+
+
 def test_s3_takes_only_requests_signed_by_the_owning_credential(
     api: Client, fresh_emulator: Emulator
 ) -> None:
     emulator = fresh_emulator
-    owner = api.object_store_credentials.create(name="owner")
-    sibling = api.object_store_credentials.create(name="sibling")
-    store = api.object_stores.create(name="vault", access_key_id=owner.access_key_id)
-    bucket = (store.objectstore_endpoint or "").rsplit("/", 1)[-1]
+    owner, sibling, bucket = owned_store(api)
     s3_of(emulator, owner).put_object(Bucket=bucket, Key="plans.txt", Body=b"top secret")
     other = new_account(emulator, "other")
     with Client(api_key=other["api_key"], api_url=emulator.api_url) as theirs:
@@ -252,10 +258,7 @@ def test_s3_takes_signature_v2_from_the_owning_credential_only(
     api: Client, fresh_emulator: Emulator
 ) -> None:
     emulator = fresh_emulator
-    owner = api.object_store_credentials.create(name="owner")
-    sibling = api.object_store_credentials.create(name="sibling")
-    store = api.object_stores.create(name="vault", access_key_id=owner.access_key_id)
-    bucket = (store.objectstore_endpoint or "").rsplit("/", 1)[-1]
+    owner, sibling, bucket = owned_store(api)
 
     def v2(credential: ObjectStoreCredential, presigning: bool = False) -> Any:
         config = None if presigning else Config(signature_version="s3")  # boto3's defaults
