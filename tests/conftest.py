@@ -1,10 +1,21 @@
 from __future__ import annotations
 
+import os
+import sys
 from typing import Any
 
 import pytest
+from real_engine import built_engine, engine_missing
 
 from altostratus.emulator import Emulator
+
+# The real engine, where tools/engine/build has made it, comes first on PATH for every test: the
+# CLI, the Automation API and the engine's plugin search then all find the same binaries.
+# Providers the engine starts run on this interpreter, where altostratus is installed.
+if (_engine := built_engine()) is not None:
+    os.environ["PATH"] = f"{_engine}{os.pathsep}{os.environ.get('PATH', '')}"
+os.environ.setdefault("PULUMI_PYTHON_CMD", sys.executable)
+os.environ.setdefault("PULUMI_SKIP_UPDATE_CHECK", "true")
 
 pytest_plugins = ["altostratus.emulator.pytest_plugin"]
 
@@ -25,3 +36,31 @@ def fresh_emulator(emulator: Emulator) -> Emulator:
     """The session's emulator, reset before the test."""
     emulator.reset()
     return emulator
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Real-engine tests skip where no engine is built, or fail where one is required."""
+    reason = engine_missing()
+    if reason is None or os.environ.get("ALTOSTRATUS_REQUIRE_ENGINE") == "1":
+        return
+    for item in items:
+        if item.get_closest_marker("real_engine"):
+            item.add_marker(pytest.mark.skip(reason=reason))
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """One line saying how many real-engine tests ran, passed and skipped."""
+    counts = {"passed": 0, "failed": 0, "skipped": 0}
+    for outcome in counts:
+        for report in terminalreporter.stats.get(outcome, []):
+            if "real_engine" in getattr(report, "keywords", {}) and report.when in (
+                "call",
+                "setup",
+            ):
+                counts[outcome] += 1
+    if any(counts.values()):
+        ran = counts["passed"] + counts["failed"]
+        terminalreporter.write_line(
+            f"real Pulumi engine: {ran} tests ran ({counts['passed']} passed, "
+            f"{counts['failed']} failed), {counts['skipped']} skipped"
+        )

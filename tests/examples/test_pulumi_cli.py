@@ -18,12 +18,11 @@ from account import EXAMPLES, leftovers
 
 from altostratus.emulator import Emulator
 
-PULUMI = shutil.which("pulumi")
-
-pytestmark = pytest.mark.skipif(PULUMI is None, reason="the pulumi CLI is not on PATH")
+pytestmark = pytest.mark.real_engine
 
 
 def test_private_network_with_the_real_cli(fresh_emulator: Emulator, tmp_path: Path) -> None:
+    PULUMI = shutil.which("pulumi")
     assert PULUMI is not None
     project = tmp_path / "private-network"
     shutil.copytree(EXAMPLES / "private-network", project)

@@ -4,14 +4,11 @@ through altostratus's runner, and through the real engine where the ``pulumi`` C
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 
 import pytest
 from account import EXAMPLES
-
-NO_CLI = "the pulumi CLI is not on PATH: the real engine cannot run here"
 
 
 @pytest.mark.parametrize(
@@ -21,7 +18,7 @@ NO_CLI = "the pulumi CLI is not on PATH: the real engine cannot run here"
         pytest.param(
             "pulumi",
             marks=[
-                pytest.mark.skipif(shutil.which("pulumi") is None, reason=NO_CLI),
+                pytest.mark.real_engine,
                 pytest.mark.slow,
                 pytest.mark.timeout(600),  # the CLI starts a process per command
             ],

@@ -1,13 +1,12 @@
 """``Stack(engine=...)``: the real engine through the Automation API where the CLI is installed.
 
-The tests that run the CLI are skipped where ``pulumi`` is not on ``PATH``; how the engine's
+The tests that run the CLI are marked ``real_engine``; how the engine's
 events and exported state are read is checked everywhere, on the engine's own formats.
 """
 
 from __future__ import annotations
 
 import json
-import shutil
 from collections.abc import Callable
 from types import SimpleNamespace
 from typing import Any
@@ -31,10 +30,7 @@ from altostratus.testing._engine_events import (
     exported_resource,
 )
 
-CLI = shutil.which("pulumi")
-needs_cli = pytest.mark.skipif(
-    CLI is None, reason="the pulumi CLI is not on PATH: the real engine cannot run here"
-)
+needs_cli = pytest.mark.real_engine
 URN = "urn:pulumi:test::proj::pulumi-python:dynamic:Resource$altostratus:index:Network::app"
 
 
@@ -73,6 +69,11 @@ def test_the_engines_check_failure_messages_name_the_property() -> None:
         "{10.0.0.0/33} has a problem: cidr_v4 must be a private IPv4 range<{%reset%}>"
     )
     assert check_failure(message) == ("cidr_v4", "cidr_v4 must be a private IPv4 range")
+    current = (
+        "pulumi-python:dynamic/altostratus:Network resource 'app': property cidr_v4 value "
+        "{10.0.0.0/33} has a problem: cidr_v4 must be a private IPv4 range\n"
+    )
+    assert check_failure(current) == ("cidr_v4", "cidr_v4 must be a private IPv4 range")
     whole = "pulumi-python:dynamic:Resource resource 'app' has a problem: label is required"
     assert check_failure(whole) == ("", "label is required")
     assert check_failure("error: update failed") is None

@@ -18,9 +18,12 @@ from altostratus.testing._results import CheckFailureResult, ResourceResult, res
 from altostratus.testing._state import STACK_TYPE, StepEvent
 from altostratus.testing._steps import EventSink
 
-# ``GetResourcePropertyInvalidValueError`` and ``GetResourceInvalidError`` (pkg/diag/errors.go):
-# "%v resource '%v's property '%v' value %v has a problem: %v", "%v resource '%v' has a problem".
-_PROPERTY_FAILURE = re.compile(r"'s property '([^']*)' value .*? has a problem: (.*)$", re.DOTALL)
+# ``GetResourcePropertyInvalidValueError`` and ``GetResourceInvalidError`` (sdk/go/common/diag/
+# errors.go): "%v resource '%v': property %v value %v has a problem: %v" (v3.260; older:
+# "%v resource '%v's property '%v' value %v has a problem: %v"), "%v resource '%v' has a problem".
+_PROPERTY_FAILURE = re.compile(
+    r"(?:'s property '([^']*)'|': property (\S+)) value .*? has a problem: (.*)$", re.DOTALL
+)
 _RESOURCE_FAILURE = re.compile(r"resource '[^']*' has a problem: (.*)$", re.DOTALL)
 _COLOR = re.compile(r"<\{%[^%]*%\}>")
 
@@ -57,7 +60,7 @@ def check_failure(message: str) -> tuple[str, str] | None:
     plain = _COLOR.sub("", message).strip()
     found = _PROPERTY_FAILURE.search(plain)
     if found:
-        return found[1], found[2].strip()
+        return found[1] or found[2], found[3].strip()
     found = _RESOURCE_FAILURE.search(plain)
     return ("", found[1].strip()) if found else None
 

@@ -1,0 +1,196 @@
+// Command pulumi-language-python runs Pulumi Python programs for the Pulumi CLI.
+//
+// The Python language host published with Pulumi lives in a Go module that the module proxy does
+// not serve, so this one stands in for it. It keeps the host's contract with the engine and with
+// the Python SDK: it serves the LanguageRuntime gRPC service, and Run starts the SDK's own
+// `pulumi-language-python-exec` script (taken from the sdk/v3 module, installed beside this
+// binary) with the arguments and environment the published host passes, through the same
+// toolchain package (`sdk/v3/python/toolchain`) that resolves the interpreter and the project's
+// virtual environment. Exit code 32 means the program already showed its error (a bail).
+// What it does not do: install dependencies (`pulumi install`), list a program's packages
+// (`pulumi about`), generate code, or report plugins beyond those the engine finds on PATH.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+
+	pbempty "google.golang.org/protobuf/types/known/emptypb"
+	"google.golang.org/grpc"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
+	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"github.com/pulumi/pulumi/sdk/v3/python/toolchain"
+)
+
+// Exit code with which the exec script says it has shown the user an actionable message.
+const bailExitCode = 32
+
+// version is set at build time to the Pulumi version this host is built against.
+var version = "3.0.0"
+
+type host struct {
+	pulumirpc.UnimplementedLanguageRuntimeServer
+	engineAddress string
+	tracing       string
+	execScript    string
+}
+
+func main() {
+	tracing := flag.String("tracing", "", "a Zipkin-compatible endpoint to send tracing data to")
+	// Flags the published host takes, accepted so a Pulumi.yaml written for it works here.
+	flag.String("root", "", "the project's root directory")
+	flag.String("virtualenv", "", "the virtual environment (runtime option)")
+	flag.String("toolchain", "", "pip, poetry or uv (runtime option)")
+	flag.String("typechecker", "", "mypy or pyright (not run by this host)")
+	flag.Parse()
+
+	self, err := os.Executable()
+	if err != nil {
+		fail(err)
+	}
+	h := &host{
+		tracing:    *tracing,
+		execScript: filepath.Join(filepath.Dir(self), "pulumi-language-python-exec"),
+	}
+	if args := flag.Args(); len(args) > 0 {
+		h.engineAddress = args[len(args)-1]
+	}
+
+	cancel := make(chan bool)
+	handle, err := rpcutil.ServeWithOptions(rpcutil.ServeOptions{
+		Cancel: cancel,
+		Init: func(srv *grpc.Server) error {
+			pulumirpc.RegisterLanguageRuntimeServer(srv, h)
+			return nil
+		},
+	})
+	if err != nil {
+		fail(err)
+	}
+	// The engine reads the port from the first line of the plugin's output.
+	fmt.Printf("%d\n", handle.Port)
+	if err := <-handle.Done; err != nil {
+		fail(err)
+	}
+}
+
+func fail(err error) {
+	fmt.Fprintf(os.Stderr, "pulumi-language-python: %v\n", err)
+	os.Exit(1)
+}
+
+func (h *host) Handshake(
+	_ context.Context, req *pulumirpc.LanguageHandshakeRequest,
+) (*pulumirpc.LanguageHandshakeResponse, error) {
+	if req.GetEngineAddress() != "" {
+		h.engineAddress = req.GetEngineAddress()
+	}
+	return &pulumirpc.LanguageHandshakeResponse{}, nil
+}
+
+func (h *host) GetPluginInfo(context.Context, *pbempty.Empty) (*pulumirpc.PluginInfo, error) {
+	return &pulumirpc.PluginInfo{Version: version}, nil
+}
+
+// The engine loads the dynamic provider (`pulumi-resource-pulumi-python`) as a bundled plugin
+// found beside the CLI or on PATH, so a program needs no plugin the host must name.
+func (h *host) GetRequiredPlugins(
+	context.Context, *pulumirpc.GetRequiredPluginsRequest,
+) (*pulumirpc.GetRequiredPluginsResponse, error) {
+	return &pulumirpc.GetRequiredPluginsResponse{}, nil
+}
+
+func (h *host) GetRequiredPackages(
+	context.Context, *pulumirpc.GetRequiredPackagesRequest,
+) (*pulumirpc.GetRequiredPackagesResponse, error) {
+	return &pulumirpc.GetRequiredPackagesResponse{}, nil
+}
+
+func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.RunResponse, error) {
+	info := req.GetInfo()
+	options := info.GetOptions().AsMap()
+	opts := toolchain.PythonOptions{
+		Root:       info.GetRootDirectory(),
+		ProgramDir: info.GetProgramDirectory(),
+		Toolchain:  toolchain.Pip,
+	}
+	if venv, ok := options["virtualenv"].(string); ok {
+		opts.Virtualenv = venv
+	}
+	switch options["toolchain"] {
+	case "uv":
+		opts.Toolchain = toolchain.Uv
+	case "poetry":
+		opts.Toolchain = toolchain.Poetry
+	}
+	tc, err := toolchain.ResolveToolchain(opts)
+	if err != nil {
+		return nil, err
+	}
+
+	args := []string{
+		"-u", h.execScript,
+		"--monitor", req.GetMonitorAddress(),
+		"--engine", h.engineAddress,
+		"--project", req.GetProject(),
+		"--root_directory", info.GetRootDirectory(),
+		"--stack", req.GetStack(),
+		"--pwd", req.GetPwd(),
+		"--parallel", strconv.Itoa(int(req.GetParallel())),
+		"--organization", req.GetOrganization(),
+	}
+	if req.GetDryRun() {
+		args = append(args, "--dry_run", "true")
+	}
+	if h.tracing != "" {
+		args = append(args, "--tracing", h.tracing)
+	}
+	args = append(args, req.GetProgram())
+	args = append(args, req.GetArgs()...)
+
+	cmd, err := tc.Command(ctx, args...)
+	if err != nil {
+		return nil, err
+	}
+	config, err := json.Marshal(req.GetConfig())
+	if err != nil {
+		return nil, err
+	}
+	secretKeys := req.GetConfigSecretKeys()
+	if secretKeys == nil {
+		secretKeys = []string{}
+	}
+	secrets, err := json.Marshal(secretKeys)
+	if err != nil {
+		return nil, err
+	}
+	if cmd.Env == nil {
+		cmd.Env = os.Environ()
+	}
+	cmd.Env = append(cmd.Env, "PULUMI_CONFIG="+string(config), "PULUMI_CONFIG_SECRET_KEYS="+string(secrets))
+	cmd.Dir = req.GetPwd()
+	cmd.Stdout = os.Stdout
+	cmd.Stderr = os.Stderr
+
+	if err := cmd.Run(); err != nil {
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			if exit.ExitCode() == bailExitCode {
+				return &pulumirpc.RunResponse{Bail: true}, nil
+			}
+			return &pulumirpc.RunResponse{
+				Error: fmt.Sprintf("Program exited with non-zero exit code: %d", exit.ExitCode()),
+			}, nil
+		}
+		return &pulumirpc.RunResponse{Error: err.Error()}, nil
+	}
+	return &pulumirpc.RunResponse{}, nil
+}
