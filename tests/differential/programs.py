@@ -1,0 +1,178 @@
+"""Programs that both engines run: resource options, drift, failing programs and creates.
+
+Each ``Scenario`` is a program reading its stack configuration and the steps run on it: a
+command (``up``, ``preview``, ``refresh``, ``destroy``), the configuration set before it, and an
+optional change made to the service behind the stack's back (drift). The same scenario runs
+through ``altostratus.testing``'s runner and through the real engine (``differential.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import pulumi
+
+import altostratus as alto
+from altostratus.client import Client
+
+Drift = Callable[[Client], None]
+
+
+@dataclass(frozen=True)
+class Step:
+    command: str
+    config: dict[str, str] = field(default_factory=dict)
+    drift: Drift | None = None
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    program: Callable[[], None]
+    steps: tuple[Step, ...]
+    config: dict[str, str] = field(default_factory=dict)
+
+
+def _config() -> pulumi.Config:
+    return pulumi.Config()
+
+
+def _network(name: str = "app", opts: pulumi.ResourceOptions | None = None) -> alto.Network:
+    config = _config()
+    return alto.Network(
+        name,
+        label=config.get("label") or "app",
+        cidr_v4=config.get("cidr") or "10.20.0.0/24",
+        opts=opts,
+    )
+
+
+def ignore_changes() -> None:
+    _network(opts=pulumi.ResourceOptions(ignore_changes=["label"]))
+
+
+def protect() -> None:
+    _network(opts=pulumi.ResourceOptions(protect=_config().get_bool("protect") is not False))
+
+
+def retain_on_delete() -> None:
+    _network(opts=pulumi.ResourceOptions(retain_on_delete=True))
+
+
+def replace_on_changes() -> None:
+    _network(opts=pulumi.ResourceOptions(replace_on_changes=["label"]))
+
+
+def delete_before_replace() -> None:
+    _network(opts=pulumi.ResourceOptions(delete_before_replace=True))
+
+
+def aliases() -> None:
+    name = _config().get("name") or "app"
+    _network(name, opts=pulumi.ResourceOptions(aliases=[pulumi.Alias(name="app")]))
+
+
+class Tier(pulumi.ComponentResource):
+    def __init__(self, name: str, opts: pulumi.ResourceOptions | None = None) -> None:
+        super().__init__("example:index:Tier", name, None, opts)
+        _network("tier-net", opts=pulumi.ResourceOptions(parent=self))
+        self.register_outputs({})
+
+
+def component_alias() -> None:
+    name = _config().get("name") or "web"
+    Tier(name, opts=pulumi.ResourceOptions(aliases=[pulumi.Alias(name="web")]))
+
+
+def refresh_drift() -> None:
+    network = _network()
+    pulumi.export("label", network.label)
+
+
+def raises_after_declaring() -> None:
+    _network()
+    if _config().get_bool("fail"):
+        raise RuntimeError("the program failed after declaring a network")
+
+
+def failing_create() -> None:
+    network = _network()
+    alto.Firewall(
+        "edge",
+        network_id=_config().get("firewallNetwork") or network.id,
+        opts=pulumi.ResourceOptions(depends_on=[network]),
+    )
+
+
+def outputs() -> None:
+    network = _network()
+    pulumi.export("network", network)
+    pulumi.export("nothing", None)
+    pulumi.export("nested", {"id": network.id, "secret": pulumi.Output.secret("s3cr3t")})
+
+
+def _relabel(label: str) -> Drift:
+    def drift(client: Client) -> None:
+        (network,) = [n for n in client.networks.list() if not n.default]
+        client.networks.update(network.id, label=label)
+
+    return drift
+
+
+UP = Step("up")
+DESTROY = Step("destroy")
+
+SCENARIOS: tuple[Scenario, ...] = (
+    Scenario("ignore_changes", ignore_changes, (UP, Step("up", {"label": "renamed"}), DESTROY)),
+    Scenario(
+        "protect",
+        protect,
+        (UP, Step("destroy"), Step("up", {"protect": "false"}), DESTROY),
+    ),
+    Scenario("retain_on_delete", retain_on_delete, (UP, DESTROY)),
+    Scenario(
+        "replace_on_changes", replace_on_changes, (UP, Step("up", {"label": "renamed"}), DESTROY)
+    ),
+    Scenario(
+        "delete_before_replace",
+        delete_before_replace,
+        (UP, Step("up", {"cidr": "10.30.0.0/24"}), DESTROY),
+    ),
+    Scenario("aliases", aliases, (UP, Step("up", {"name": "renamed"}), DESTROY)),
+    Scenario("component_alias", component_alias, (UP, Step("up", {"name": "renamed"}), DESTROY)),
+    Scenario(
+        "refresh_after_up",
+        refresh_drift,
+        (UP, Step("refresh"), DESTROY),
+    ),
+    Scenario(
+        "refresh_after_drift",
+        refresh_drift,
+        (UP, Step("refresh", drift=_relabel("drifted")), UP, DESTROY),
+    ),
+    Scenario(
+        "program_raises",
+        raises_after_declaring,
+        (Step("up", {"fail": "true"}), Step("up", {"fail": "false"}), DESTROY),
+    ),
+    Scenario(
+        "failing_create",
+        failing_create,
+        (
+            Step("up", {"firewallNetwork": "00000000-0000-4000-8000-000000000000"}),
+            Step("up", {"firewallNetwork": ""}),
+            DESTROY,
+        ),
+    ),
+    Scenario("stack_outputs", outputs, (UP, DESTROY)),
+)
+
+
+def scenario(name: str) -> Scenario:
+    (found,) = [s for s in SCENARIOS if s.name == name]
+    return found
+
+
+__all__: list[Any] = ["SCENARIOS", "Scenario", "Step", "scenario"]
