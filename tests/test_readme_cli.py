@@ -1,0 +1,181 @@
+"""The README's "With the Pulumi CLI" section and its CI recipe, run as written by the real engine.
+
+Substituted, and only this: the emulator's ports (free ones instead of 8787 and 8788), the
+project's virtual environment (this interpreter's, where altostratus is installed, instead of
+installing the package), and ``PULUMI_SKIP_CONFIRMATIONS`` in place of answering ``pulumi up``'s
+prompt.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+import yaml
+from account import leftovers
+
+pytestmark = [pytest.mark.real_engine, pytest.mark.timeout(600)]
+
+README = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+
+
+def section(heading: str) -> str:
+    start = README.index(f"\n{heading}\n")
+    following = re.search(r"\n#{2,3} ", README[start + 1 :])
+    return README[start : start + 1 + following.start()] if following else README[start:]
+
+
+def blocks(text: str) -> list[tuple[str, str]]:
+    return re.findall(r"```(\w+)\n(.*?)```", text, re.DOTALL)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@pytest.fixture
+def ports() -> tuple[int, int]:
+    return free_port(), free_port()
+
+
+@pytest.fixture
+def environment(tmp_path: Path, ports: tuple[int, int]) -> dict[str, str]:
+    home = tmp_path / "home"
+    home.mkdir()
+    # The venv's scripts (``altostratus``) first on PATH, as in an activated environment.
+    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"
+    return {
+        **os.environ,
+        "PATH": path,
+        "HOME": str(home),
+        "PULUMI_HOME": str(home / ".pulumi"),
+        "PULUMI_CONFIG_PASSPHRASE": "ci",
+        "PULUMI_SKIP_CONFIRMATIONS": "true",
+        "PULUMI_SKIP_UPDATE_CHECK": "true",
+    }
+
+
+def with_ports(script: str, ports: tuple[int, int]) -> str:
+    return script.replace("8787", str(ports[0])).replace("8788", str(ports[1]))
+
+
+def shell(script: str, cwd: Path, env: dict[str, str]) -> str:
+    answer = subprocess.run(
+        ["bash", "-euo", "pipefail", "-c", script],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert answer.returncode == 0, answer.stdout + answer.stderr
+    return answer.stdout
+
+
+@pytest.fixture
+def readme_emulator(ports: tuple[int, int], environment: dict[str, str]) -> Iterator[Any]:
+    """The emulator started by the README's own command, with the README's key."""
+    ((language, command), *_) = blocks(section("### With the Pulumi CLI"))
+    assert (language, command.strip()) == ("sh", "altostratus emulator")
+    process = subprocess.Popen(
+        ["altostratus", "emulator", "--port", str(ports[0]), "--s3-port", str(ports[1])],
+        env=environment,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        shell(
+            f"for i in $(seq 100); do curl -fs http://127.0.0.1:{ports[0]}/_emulator/health "
+            "&& exit 0; sleep 0.1; done; exit 1",
+            Path.cwd(),
+            environment,
+        )
+        # What ``leftovers`` reads of an emulator: its URL and the README's key.
+        yield SimpleNamespace(api_url=f"http://127.0.0.1:{ports[0]}", api_key="local-dev-key")
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=30)
+
+
+def project(where: Path, program: str) -> Path:
+    where.mkdir()
+    (where / "Pulumi.yaml").write_text(
+        "name: readme\nruntime:\n  name: python\n  options:\n"
+        f"    toolchain: pip\n    virtualenv: {Path(sys.prefix)}\n"
+    )
+    (where / "__main__.py").write_text(program)
+    return where
+
+
+def test_the_readme_program_and_commands_deploy_with_the_real_engine(
+    readme_emulator: Any,
+    tmp_path: Path,
+    ports: tuple[int, int],
+    environment: dict[str, str],
+) -> None:
+    (_, (python, program), (sh, commands)) = blocks(section("### With the Pulumi CLI"))[:3]
+    assert (python, sh) == ("python", "sh")
+    where = project(tmp_path / "readme", program)
+    output = shell(with_ports(commands, ports), where, environment)
+    assert "error" not in output.lower()
+    held = leftovers(readme_emulator)
+    assert held == {
+        "networks": 1,
+        "firewalls": 1,
+        "firewall_rules": 1,
+        "load_balancers": 1,
+        "reserved_ips": 1,
+        "object_stores": 1,
+        "credentials": 1,
+        "webhooks": 1,
+    }
+    shell("pulumi destroy --yes --non-interactive", where, environment)
+    assert leftovers(readme_emulator) == {}
+
+
+def test_the_readme_ci_recipe_runs_its_steps_as_written(
+    tmp_path: Path, ports: tuple[int, int], environment: dict[str, str]
+) -> None:
+    ((language, recipe),) = blocks(
+        section("## CI: `pulumi preview` and `pulumi up` against the emulator")
+    )
+    assert language == "yaml"
+    steps = yaml.safe_load(recipe)["jobs"]["stack"]["steps"]
+    runs = {step.get("name", step["run"]): step for step in steps if "run" in step}
+    environment = {**environment, **yaml.safe_load(recipe)["jobs"]["stack"]["env"]}
+    infra = project(tmp_path / "infra", blocks(section("### With the Pulumi CLI"))[1][1])
+    (infra / "requirements.txt").write_text("altostratus\n")
+    (infra / "venv").symlink_to(Path(sys.prefix))
+    (install,) = [key for key in runs if "pip install" in key and "venv" not in key]
+    assert install == 'python -m pip install "altostratus[emulator]"'
+
+    start = with_ports(runs["Start the emulator"]["run"], ports)
+    server = subprocess.Popen(
+        ["bash", "-c", start.replace(" &\n", " & echo $! > pid\n")],
+        cwd=tmp_path,
+        env=environment,
+    )
+    server.wait(timeout=60)
+    assert server.returncode == 0
+    try:
+        apply = with_ports(runs["Preview and apply"]["run"], ports)
+        # The package is installed in this interpreter's environment, which ./venv points at.
+        apply = apply.replace(
+            "python -m venv venv && venv/bin/python -m pip install -r requirements.txt", "true"
+        )
+        output = shell(apply, infra, environment)
+        assert "error" not in output.lower()
+    finally:
+        os.kill(int((tmp_path / "pid").read_text()), signal.SIGTERM)
