@@ -1,6 +1,8 @@
 """The README's "With the Pulumi CLI" section and its CI recipe, run as written by the real engine.
 
 Substituted, and only this: the emulator's ports (free ones instead of 8787 and 8788), the
+local backend's folder (``pulumi login --local`` writes to the user's home, found from the
+system's user database rather than ``HOME``; the tests log in to a temporary folder), the
 project's virtual environment (this interpreter's, where altostratus is installed, instead of
 installing the package), and ``PULUMI_SKIP_CONFIRMATIONS`` in place of answering ``pulumi up``'s
 prompt.
@@ -67,7 +69,10 @@ def environment(tmp_path: Path, ports: tuple[int, int]) -> dict[str, str]:
     }
 
 
-def with_ports(script: str, ports: tuple[int, int]) -> str:
+def as_here(script: str, ports: tuple[int, int], backend: Path) -> str:
+    """The script with this test's ports and local backend (see the module's docstring)."""
+    backend.mkdir(exist_ok=True)
+    script = script.replace("pulumi login --local", f"pulumi login {backend.as_uri()}")
     return script.replace("8787", str(ports[0])).replace("8788", str(ports[1]))
 
 
@@ -128,7 +133,7 @@ def test_the_readme_program_and_commands_deploy_with_the_real_engine(
     (_, (python, program), (sh, commands)) = blocks(section("### With the Pulumi CLI"))[:3]
     assert (python, sh) == ("python", "sh")
     where = project(tmp_path / "readme", program)
-    output = shell(with_ports(commands, ports), where, environment)
+    output = shell(as_here(commands, ports, tmp_path / "state"), where, environment)
     assert "error" not in output.lower()
     held = leftovers(readme_emulator)
     assert held == {
@@ -161,7 +166,7 @@ def test_the_readme_ci_recipe_runs_its_steps_as_written(
     (install,) = [key for key in runs if "pip install" in key and "venv" not in key]
     assert install == 'python -m pip install "altostratus[emulator]"'
 
-    start = with_ports(runs["Start the emulator"]["run"], ports)
+    start = as_here(runs["Start the emulator"]["run"], ports, tmp_path / "state")
     server = subprocess.Popen(
         ["bash", "-c", start.replace(" &\n", " & echo $! > pid\n")],
         cwd=tmp_path,
@@ -170,7 +175,7 @@ def test_the_readme_ci_recipe_runs_its_steps_as_written(
     server.wait(timeout=60)
     assert server.returncode == 0
     try:
-        apply = with_ports(runs["Preview and apply"]["run"], ports)
+        apply = as_here(runs["Preview and apply"]["run"], ports, tmp_path / "state")
         # The package is installed in this interpreter's environment, which ./venv points at.
         apply = apply.replace(
             "python -m venv venv && venv/bin/python -m pip install -r requirements.txt", "true"

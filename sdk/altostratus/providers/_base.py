@@ -53,7 +53,7 @@ from altostratus.client.errors import (
 )
 from altostratus.providers import _config, _threads
 from altostratus.providers._adopt import ADOPT_ID, adopt, check_adoption, refuse_replacing
-from altostratus.providers._inputs import NAME_PREFIX, auto_name
+from altostratus.providers._inputs import NAME_PREFIX, READ_GIVEN, auto_name
 from altostratus.providers._records import RecordHooks, RecordT
 from altostratus.providers._removal import remove_until_gone
 from altostratus.providers._validate import contains_unknown
@@ -253,6 +253,11 @@ class Provider(RecordHooks[RecordT], ResourceProvider):
         if self._being_removed(live):
             return ReadResult(id_=None, outs={})
         outs = self._outputs(live, props)
+        if READ_GIVEN in props:
+            # Read with ``get``: the inputs stay those the program gave (see READ_GIVEN).
+            given = dict(props[READ_GIVEN] or {})
+            outs[READ_GIVEN] = given
+            return ReadResult(id_=id_, outs=outs, inputs={**given, READ_GIVEN: given})
         inputs = {
             field.name: outs[field.name]
             for field in self.fields

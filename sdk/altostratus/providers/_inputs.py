@@ -25,6 +25,15 @@ from altostratus.providers._validate import Validator, as_int
 NAME_PREFIX = "__name_prefix"
 """Hidden input carrying the Pulumi resource name, the prefix of automatic names."""
 
+READ_GIVEN = "__read"
+"""Hidden property of a resource read with ``get``: the properties that located it.
+
+The engine stores a read resource's inputs as ``get`` gave them (``ReadStep``) and, refreshing
+an external resource, compares the inputs its provider's read returns with those
+(``RefreshStep.Apply``, pkg/resource/deploy/step.go): a read of such a resource returns them
+unchanged, so a refresh reports ``same`` unless the resource itself changed.
+"""
+
 _SUFFIX_ALPHABET = string.ascii_lowercase + string.digits
 
 

@@ -17,7 +17,7 @@ import pulumi.dynamic
 
 from altostratus.providers._adopt import ADOPT_ID
 from altostratus.providers._base import Provider
-from altostratus.providers._inputs import NAME_PREFIX
+from altostratus.providers._inputs import NAME_PREFIX, READ_GIVEN
 
 ArgsT = TypeVar("ArgsT")
 ResourceT = TypeVar("ResourceT", bound="AltostratusResource[Any]")
@@ -137,7 +137,9 @@ class AltostratusResource(pulumi.dynamic.Resource, Generic[ArgsT]):
         if not regional and where.get("region") is not None:
             raise ValueError(f"{cls.__name__} belongs to the account: get takes no region")
         props: dict[str, Any] = {name: None for name in cls._output_names}
-        props.update({key: value for key, value in where.items() if value is not None})
+        given = {key: value for key, value in where.items() if value is not None}
+        props.update(given)
+        props[READ_GIVEN] = given
         resource = cls.__new__(cls)
         resource._register(resource_name, props, pulumi.ResourceOptions.merge(opts, _at(id)))
         return resource

@@ -45,7 +45,7 @@ _STATUS = {
 SECRET_SIGNATURE = "4dabf18193072939515e22adb298388d"
 """The key that marks a secret in the state's JSON (``sig.Secret``)."""
 
-HIDDEN = ("__provider", "__name_prefix")
+HIDDEN = ("__provider", "__name_prefix", "__read")
 
 REFERENCE_TYPE = "pulumi:pulumi:StackReference"
 

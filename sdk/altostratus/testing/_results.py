@@ -14,6 +14,7 @@ from altostratus.testing._steps import ResourceFailed
 
 PROVIDER_KEY = "__provider"
 NAME_PREFIX = "__name_prefix"
+READ_GIVEN = "__read"
 
 
 def resource_key(urn: str) -> str:
@@ -45,7 +46,7 @@ class ResourceResult:
     def of(cls, op: str, state: ResourceState | None, urn: str, type_: str) -> ResourceResult:
         if state is None:
             return cls(urn, type_, op, "", {}, {})
-        hidden = (PROVIDER_KEY, NAME_PREFIX)
+        hidden = (PROVIDER_KEY, NAME_PREFIX, READ_GIVEN)
         return cls(
             urn=urn,
             type=type_,
