@@ -1,0 +1,68 @@
+"""Whether a create's success answer names the record that was asked for.
+
+A success answer need not come from the service that made the record: a proxy in between may
+answer for it. What the client cannot read as a record at all is an ``OutcomeUnknownError``
+already; this judges a record it could read, by the inputs that identify the resource (its
+``naming`` input, else its required ones):
+
+- an answer that carries them, equal to the inputs, names the record;
+- one that carries one of them with another value does not;
+- one that carries none of them (the service's answers may be thin: a webhook's is its id and
+  ``result``) is read back by its id: a 404 means that it names no record, and the record read
+  is judged as above. A read failing otherwise leaves the answer trusted: what follows the
+  create reads the record again, and deletes it if that fails.
+
+``_base.Provider`` looks for a record whose answer does not name it, as for a lost answer.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Protocol
+
+from altostratus.client.errors import AltostratusError, NotFoundError
+
+if TYPE_CHECKING:
+    from altostratus.client import Client
+    from altostratus.providers._inputs import Field
+
+
+class Creator(Protocol):
+    """What the judgement needs of a provider (``_base.Provider`` has it)."""
+
+    @property
+    def naming(self) -> str | None: ...
+
+    @property
+    def fields(self) -> tuple[Field, ...]: ...
+
+    def _fetch(self, api: Client, id_: str, props: dict[str, Any]) -> dict[str, Any]: ...
+
+
+def names_the_record(provider: Creator, api: Client, inputs: dict[str, Any], answer: Any) -> bool:
+    """Whether ``answer`` (a client model with an ``id``) is the record the ``inputs`` asked for."""
+    verdict = _judge(provider, answer.model_dump(), inputs)
+    if verdict is not None:
+        return verdict
+    try:
+        live = provider._fetch(api, str(answer.id), inputs)
+    except NotFoundError:
+        return False
+    except AltostratusError:
+        return True
+    return _judge(provider, live, inputs) is not False
+
+
+def _judge(provider: Creator, values: dict[str, Any], inputs: dict[str, Any]) -> bool | None:
+    """True: ``values`` carry every identifying input, equal; False: one differs; None: they
+    carry none, or only some."""
+    identifying = [
+        field
+        for field in provider.fields
+        if inputs.get(field.name) is not None
+        and (field.name == provider.naming or (provider.naming is None and field.required))
+    ]
+    carried = [field for field in identifying if values.get(field.name) is not None]
+    for field in carried:
+        if field.normalize(values[field.name]) != field.normalize(inputs[field.name]):
+            return False
+    return True if carried and len(carried) == len(identifying) else None
