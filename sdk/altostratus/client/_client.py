@@ -4,7 +4,7 @@ from collections.abc import Mapping
 from types import TracebackType
 
 from altostratus.client._http import BaseTransport, HTTPClient, Timeout
-from altostratus.client._settings import Settings, resolve_settings
+from altostratus.client._settings import DEFAULT_MAX_RETRY_SECONDS, Settings, resolve_settings
 from altostratus.client.errors import clean_text
 from altostratus.client.firewall_rules import FirewallRulesAPI
 from altostratus.client.firewalls import FirewallsAPI
@@ -36,7 +36,7 @@ class Client:
         *,
         timeout: float | Timeout | None = None,
         max_retries: int = 4,
-        max_retry_seconds: float = 60.0,
+        max_retry_seconds: float = DEFAULT_MAX_RETRY_SECONDS,
         deadline: float | None = None,
         max_answer_bytes: int | None = None,
         stack_config: Mapping[str, str] | None = None,

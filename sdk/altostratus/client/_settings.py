@@ -12,6 +12,8 @@ from altostratus.client.errors import ConfigurationError, clean_text
 
 DEFAULT_API_URL = "http://127.0.0.1:8787"
 DEFAULT_REGION = "LON1"
+#: How long the retries of one call may go on (``HTTPClient.max_retry_seconds``).
+DEFAULT_MAX_RETRY_SECONDS = 60.0
 #: The longest one call may take, retries included: the 60 s retries may take, then one full read
 #: timeout (30 s) for the last attempt.
 DEFAULT_DEADLINE = 90.0
