@@ -55,7 +55,7 @@ from altostratus.client.errors import (
 )
 from altostratus.providers import _config, _threads
 from altostratus.providers._adopt import ADOPT_ID, adopt, check_adoption, refuse_replacing
-from altostratus.providers._created import names_the_record
+from altostratus.providers._created import created_record
 from altostratus.providers._inputs import NAME_PREFIX, auto_name
 from altostratus.providers._records import RecordHooks, RecordT
 from altostratus.providers._removal import remove_until_gone
@@ -220,8 +220,9 @@ class Provider(RecordHooks[RecordT], ResourceProvider):
                 found = self._look_for_created(api, inputs, unknown)
                 failure = unknown
             else:
-                if names_the_record(self, api, inputs, answer):
-                    return answer
+                record = created_record(self, api, inputs, answer)
+                if record is not None:
+                    return record
                 # A success that names no such record (see _created): as good as lost.
                 found = self._lookup(api, inputs)
                 failure = ProviderError(

@@ -9,8 +9,8 @@ already; this judges a record it could read, by the inputs that identify the res
 - one that carries one of them with another value does not;
 - one that carries none of them (the service's answers may be thin: a webhook's is its id and
   ``result``) is read back by its id: a 404 means that it names no record, and the record read
-  is judged as above. A read failing otherwise leaves the answer trusted: what follows the
-  create reads the record again, and deletes it if that fails.
+  is judged as above, and taken instead of the answer. A read failing otherwise leaves the
+  answer trusted: what follows the create reads the record again, and deletes it if that fails.
 
 ``_base.Provider`` looks for a record whose answer does not name it, as for a lost answer.
 """
@@ -38,18 +38,23 @@ class Creator(Protocol):
     def _fetch(self, api: Client, id_: str, props: dict[str, Any]) -> dict[str, Any]: ...
 
 
-def names_the_record(provider: Creator, api: Client, inputs: dict[str, Any], answer: Any) -> bool:
-    """Whether ``answer`` (a client model with an ``id``) is the record the ``inputs`` asked for."""
+def created_record(provider: Creator, api: Client, inputs: dict[str, Any], answer: Any) -> Any:
+    """The record a create's ``answer`` (a client model with an ``id``) stands for: the answer
+    when it names the record the ``inputs`` asked for, the record read back by its id when the
+    answer carries nothing to tell (so what is stored is the record, secrets included), None
+    when it names no such record."""
     verdict = _judge(provider, answer.model_dump(), inputs)
     if verdict is not None:
-        return verdict
+        return answer if verdict else None
     try:
         live = provider._fetch(api, str(answer.id), inputs)
     except NotFoundError:
-        return False
+        return None
     except AltostratusError:
-        return True
-    return _judge(provider, live, inputs) is not False
+        return answer
+    if _judge(provider, live, inputs) is False:
+        return None
+    return type(answer).model_validate({**live, "id": answer.id})
 
 
 def _judge(provider: Creator, values: dict[str, Any], inputs: dict[str, Any]) -> bool | None:
