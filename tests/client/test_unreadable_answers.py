@@ -75,6 +75,17 @@ def test_json_served_as_plain_text_or_without_a_type_is_read(client: Client, api
     assert client.networks.get("n1").label == "app"
 
 
+def test_a_body_that_is_not_the_encoding_it_declares_is_an_invalid_response(
+    client: Client, api: FakeAPI
+) -> None:
+    body = iter([b'{"id": "n1"}'])  # declared gzip, sent plain
+    headers = {"Content-Type": "application/json", "Content-Encoding": "gzip"}
+    api.queue(httpx.Response(200, headers=headers, content=body))
+    with pytest.raises(InvalidResponseError) as caught:
+        client.networks.get("n1")
+    assert caught.value.code == "invalid_encoding"
+
+
 # -- the size of an answer -----------------------------------------------------------------------
 
 

@@ -24,7 +24,6 @@ from altostratus.client.errors import (
     InvalidResponseError,
     OutcomeUnknownError,
     RateLimitError,
-    clean_text,
     error_from_response,
     parse_retry_after,
 )
@@ -216,7 +215,7 @@ class HTTPClient:
                 if time.monotonic() >= ends_at:  # a transport without sockets (see _deadline)
                     raise httpx.ReadTimeout("the request's deadline has passed")
         except httpx.DecodingError as exc:
-            reason = f"the answer's body cannot be decoded ({clean_text(str(exc))})"
+            reason = f"the answer's body cannot be decoded ({exc})"
             raise InvalidResponseError(
                 status, "invalid_encoding", reason, method=method, path=path
             ) from exc
@@ -277,16 +276,9 @@ def _timeout(value: float | Timeout | None) -> Timeout:
 
 def _capped(timeout: Timeout, budget: float) -> Timeout:
     """Each of the timeouts, at most ``budget`` seconds."""
-
-    def cap(value: float | None) -> float:
-        return budget if value is None else min(value, budget)
-
-    return Timeout(
-        connect=cap(timeout.connect),
-        read=cap(timeout.read),
-        write=cap(timeout.write),
-        pool=cap(timeout.pool),
-    )
+    values = (timeout.connect, timeout.read, timeout.write, timeout.pool)
+    connect, read, write, pool = (budget if v is None else min(v, budget) for v in values)
+    return Timeout(connect=connect, read=read, write=write, pool=pool)
 
 
 def _too_large(status: int, size: str, limit: int, method: str, path: str) -> InvalidResponseError:
@@ -301,7 +293,7 @@ def _decode(answer: _Answer, method: str, path: str) -> Any:
         return None
     media = answer.headers.get("content-type", "").split(";", 1)[0].strip().lower()
     if media and "json" not in media and media != "text/plain":
-        reason = f"the answer is {clean_text(media)}, not JSON"
+        reason = f"the answer is {media}, not JSON"  # the error cleans what the server sent
         raise InvalidResponseError(
             answer.status_code, "invalid_json", reason, method=method, path=path
         )
