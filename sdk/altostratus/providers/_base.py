@@ -13,9 +13,9 @@ where client errors become Pulumi outcomes:
 - delete: ``NotFoundError`` means done; ``InUseError`` is retried, and the delete returns once
   the record is gone (see ``_removal``);
 - create: after ``OutcomeUnknownError`` (no answer, a 5xx, or a success that is not the record)
-  or a success answer naming no record matching the program (see ``_created``), the resource is
-  looked up by its identifying fields and adopted when found, otherwise created again (at most
-  three attempts), so no duplicate is made;
+  or a success answer naming no record matching the program (see ``_created``; an id reading
+  as 404 right after), the resource is looked up by its identifying fields and adopted when
+  found, otherwise created again (at most three attempts), so no duplicate is made;
   a resource made by a create that cannot finish (not ready in time, or its follow-up read or
   assignment failed) is deleted again, so none is left outside state;
 - create of a resource declared with ``adopt``: the existing record is adopted, never created,
@@ -55,7 +55,7 @@ from altostratus.client.errors import (
 )
 from altostratus.providers import _config, _threads
 from altostratus.providers._adopt import ADOPT_ID, adopt, check_adoption, refuse_replacing
-from altostratus.providers._created import created_record
+from altostratus.providers._created import created_record, made_instead
 from altostratus.providers._inputs import NAME_PREFIX, auto_name
 from altostratus.providers._records import RecordHooks, RecordT
 from altostratus.providers._removal import remove_until_gone
@@ -180,7 +180,15 @@ class Provider(RecordHooks[RecordT], ResourceProvider):
             api = _config.client()
             record = self._create_once(api, inputs)
             try:
-                outs = self._settle(api, inputs, record)
+                try:
+                    outs = self._settle(api, inputs, record)
+                except NotFoundError:
+                    # The answered id names no record (see _created): look, as for a lost answer.
+                    found = made_instead(self, api, inputs, record)
+                    if found is None:
+                        raise
+                    record = found
+                    outs = self._settle(api, inputs, record)
             except (AltostratusError, WaitFailed) as error:
                 # The resource exists but the create cannot report it: remove it, not orphan it.
                 abandoned = self._abandon(api, str(record.id), inputs)
