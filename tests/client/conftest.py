@@ -77,6 +77,8 @@ def _isolated_settings(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
         "ALTOSTRATUS_API_KEY",
         "ALTOSTRATUS_API_URL",
         "ALTOSTRATUS_REGION",
+        "ALTOSTRATUS_REQUEST_DEADLINE_SECONDS",
+        "ALTOSTRATUS_MAX_ANSWER_BYTES",
         "CLI_API_KEY",
         "CLI_API_URL",
     ):

@@ -128,7 +128,7 @@ def test_retry_after_replaces_the_backoff(http: HTTPClient, api: FakeAPI, clock:
         answer(200, OK),
     )
     assert http.request("GET", "/v2/quota") == OK
-    assert clock.sleeps == [3.0, 0.0, 2.0]
+    assert clock.sleeps == [3.0, 0.5, 2.0]  # a Retry-After of 0 still waits the floor
 
 
 def test_attempts_are_bounded_by_max_retries(

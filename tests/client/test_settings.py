@@ -85,6 +85,36 @@ def test_defaults_are_the_local_emulator_and_lon1(tmp_path: Path) -> None:
     assert (settings.api_url, settings.region) == ("http://127.0.0.1:8787", "LON1")
 
 
+def test_the_bounds_of_a_call_default_to_90_s_and_16_mib(tmp_path: Path) -> None:
+    settings = resolve_settings(api_key="k", environ={"CLI_CONFIG_DIR": str(tmp_path)})
+    assert (settings.deadline, settings.max_answer_bytes) == (90.0, 16 * 1024 * 1024)
+    with Client("k") as client:
+        assert (client._http.deadline, client._http.max_answer_bytes) == (90.0, 16 * 1024 * 1024)
+
+
+def test_the_bounds_of_a_call_resolve_like_every_setting() -> None:
+    stack = {"altostratus:requestDeadlineSeconds": "20", "altostratus:maxAnswerBytes": "2048"}
+    environ = {"ALTOSTRATUS_REQUEST_DEADLINE_SECONDS": "30", "ALTOSTRATUS_MAX_ANSWER_BYTES": "1e6"}
+    by_arguments = resolve_settings(
+        "k", deadline=10, max_answer_bytes=1024, stack_config=stack, environ=environ
+    )
+    assert (by_arguments.deadline, by_arguments.max_answer_bytes) == (10.0, 1024)
+    by_stack = resolve_settings("k", stack_config=stack, environ=environ)
+    assert (by_stack.deadline, by_stack.max_answer_bytes) == (20.0, 2048)
+    by_environment = resolve_settings("k", environ=environ)
+    assert (by_environment.deadline, by_environment.max_answer_bytes) == (30.0, 1_000_000)
+    with Client("k", stack_config=stack) as client:
+        assert (client._http.deadline, client._http.max_answer_bytes) == (20.0, 2048)
+
+
+@pytest.mark.parametrize("value", ["0", "-5", "soon", "nan", "inf"])
+def test_a_bound_that_is_not_a_positive_number_is_refused_naming_it(value: str) -> None:
+    with pytest.raises(ConfigurationError, match="requestDeadlineSeconds must be a positive"):
+        resolve_settings("k", stack_config={"altostratus:requestDeadlineSeconds": value})
+    with pytest.raises(ConfigurationError, match="ALTOSTRATUS_MAX_ANSWER_BYTES must be"):
+        resolve_settings("k", environ={"ALTOSTRATUS_MAX_ANSWER_BYTES": value})
+
+
 def test_empty_values_count_as_unset(cli_dir: Path) -> None:
     environ = {"ALTOSTRATUS_API_KEY": "", "CLI_API_KEY": "  ", "CLI_CONFIG_DIR": str(cli_dir)}
     assert resolve_settings("", environ=environ).api_key == "file-key"
@@ -130,3 +160,8 @@ def test_reprs_never_show_the_key() -> None:
     assert "sk-very-secret" not in repr(settings)
     with Client("sk-very-secret") as client:
         assert "sk-very-secret" not in repr(client)
+
+
+def test_reprs_never_show_a_password_in_the_api_url() -> None:
+    with Client("k", "https://deploy:hunter2@api.example.test") as client:
+        assert "hunter2" not in repr(client) and "hunter2" not in repr(client.settings)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from altostratus.emulator.app import EmulatorApp
+from altostratus.emulator.faults import MANGLES
 
 from .service_api import KEY, Api, RecordingBuckets, RecordingEvents
 
@@ -109,6 +112,36 @@ def test_a_429_fault_may_carry_retry_after(api: Api) -> None:
     )
 
 
+@pytest.mark.parametrize("how", MANGLES)
+def test_a_mangled_answer_follows_the_change_it_answers(api: Api, how: str) -> None:
+    api.admin(
+        "POST", "/faults", {"method": "POST", "path_prefix": "/v2/vpc/networks", "mangle": how}
+    )
+    response = api.client.post(
+        "/v2/vpc/networks",
+        json={"label": f"mangled-{how}", "region": "LON1"},
+        headers={"Authorization": f"bearer {KEY}"},
+        environ_base={"REMOTE_ADDR": "127.0.0.1"},
+    )
+    [created] = [n for n in api.ok("GET", "/networks") if n["label"] == f"mangled-{how}"]
+    assert response.status_code == 200
+    text = response.get_data(as_text=True)
+    if how == "html":
+        assert response.mimetype == "text/html" and text.startswith("<html>")
+        return
+    assert response.mimetype == "application/json"
+    if how == "empty":
+        assert text == ""
+    elif how == "invalid_json":
+        assert text.startswith("{")
+        with pytest.raises(ValueError):
+            json.loads(text)
+    elif how == "wrong_shape":
+        assert json.loads(text)["data"]["id"] == created["id"]
+    else:
+        assert json.loads(text)["id"] not in {n["id"] for n in api.ok("GET", "/networks")}
+
+
 def test_drop_connection_without_a_socket_raises(api: Api) -> None:
     api.admin("POST", "/faults", {"drop_connection": True})
     with pytest.raises(ConnectionAbortedError):
@@ -128,6 +161,9 @@ def test_faults_are_validated_and_cleared(api: Api) -> None:
         {"colour": "red"},
         {"status": "500"},
         {"drop_connection": 1},
+        {"mangle": "garbled"},
+        {"mangle": "html", "status": 500},
+        {"mangle": "empty", "drop_connection": True},
     ):
         reply = api.call("POST", "/_emulator/faults", body, form=False)
         assert reply.status == 400, body

@@ -183,3 +183,33 @@ def test_a_bad_request_timeout_is_one_clear_error(api: Client, fresh_emulator: E
     )
     with pytest.raises(ProviderError, match="requestTimeoutSeconds must be a number of seconds"):
         provider.read("any", {"label": "x", "region": "LON1"})
+
+
+def test_an_answer_over_the_configured_size_fails_naming_its_size(
+    api: Client, fresh_emulator: Emulator
+) -> None:
+    provider = configure(
+        NetworkProvider(), stack_config(fresh_emulator, **{"altostratus:maxAnswerBytes": "64"})
+    )
+    network = api.networks.create(label="large")
+    with pytest.raises(ProviderError, match=r"answer_too_large: the answer is \d+ bytes, more"):
+        provider.read(network.id, {"label": "large", "region": "LON1"})
+
+
+def test_the_retries_of_a_call_last_no_longer_than_the_wait_timeout(
+    api: Client, fresh_emulator: Emulator
+) -> None:
+    """A 503 asking to come back in 2 s is not waited for when the provider waits 1 s at most
+    (with the client's own budget, 60 s, it would be retried four times)."""
+    provider = configure(
+        NetworkProvider(),
+        stack_config(fresh_emulator, **{"altostratus:waitTimeoutSeconds": "1"}),
+    )
+    network = api.networks.create(label="busy")
+    path = f"/v2/vpc/networks/{network.id}"
+    fault(
+        fresh_emulator, method="GET", path_prefix=path, status=503, retry_after_seconds=2, count=5
+    )
+    with pytest.raises(ProviderError, match="503"):
+        provider.read(network.id, {"label": "busy", "region": "LON1"})
+    assert _count(fresh_emulator, "GET", path) == 1

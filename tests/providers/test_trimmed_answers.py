@@ -17,6 +17,7 @@ from altostratus.client import Client
 from altostratus.emulator import Emulator
 from altostratus.providers import _config
 from altostratus.providers._inputs import NAME_PREFIX
+from altostratus.providers.object_store_credential import ObjectStoreCredentialProvider
 
 from .conftest import create
 from .scenarios import IDS, SCENARIOS, Scenario, dependencies
@@ -34,16 +35,20 @@ def trimmed(value: Any) -> Any:
 
 
 class Trimming(httpx.BaseTransport):
-    """Forwards to the service and trims the records of its JSON answers."""
+    """Forwards to the service and trims the records of its JSON answers (of ``only`` the
+    requests of that method, when given)."""
 
-    def __init__(self) -> None:
+    def __init__(self, only: str | None = None) -> None:
         self.inner = httpx.HTTPTransport()
         self.trimmed = 0
+        self.only = only
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         response = self.inner.handle_request(request)
         content = response.read()
         response.close()
+        if self.only is not None and request.method != self.only:
+            return httpx.Response(response.status_code, content=content)
         try:
             body = json.loads(content)
         except ValueError:
@@ -91,3 +96,19 @@ def test_a_provider_copes_with_answers_that_carry_only_ids(
 
     provider.delete(id_, live.outs)
     assert provider.read(id_, live.outs).id is None
+
+
+def test_a_create_answered_with_only_the_id_stores_the_records_secret(
+    api: Client, fresh_emulator: Emulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The answer names no credential (it carries no name): it is read back by its id, and the
+    state holds what the service has, its generated secret included."""
+    transport = Trimming(only="POST")
+    client = Client(fresh_emulator.api_key, fresh_emulator.api_url, transport=transport)
+    monkeypatch.setattr(_config, "_client", client)
+    id_, outs, _ = create(ObjectStoreCredentialProvider(), {NAME_PREFIX: "thin"})
+    assert transport.trimmed == 1
+    [credential] = api.object_store_credentials.list()
+    assert id_ == credential.id
+    assert outs["secret_access_key"] == credential.secret_access_key_id
+    assert outs["access_key_id"] == credential.access_key_id

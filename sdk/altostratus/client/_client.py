@@ -4,7 +4,8 @@ from collections.abc import Mapping
 from types import TracebackType
 
 from altostratus.client._http import BaseTransport, HTTPClient, Timeout
-from altostratus.client._settings import Settings, resolve_settings
+from altostratus.client._settings import DEFAULT_MAX_RETRY_SECONDS, Settings, resolve_settings
+from altostratus.client.errors import clean_text
 from altostratus.client.firewall_rules import FirewallRulesAPI
 from altostratus.client.firewalls import FirewallsAPI
 from altostratus.client.load_balancers import LoadBalancersAPI
@@ -20,9 +21,11 @@ from altostratus.client.webhooks import WebhooksAPI
 class Client:
     """A client of the service's API, one attribute per collection.
 
-    Settings left unset resolve as `resolve_settings` describes. `timeout` defaults to 5 s to
-    connect and 30 s to read; `max_retries` and `max_retry_seconds` bound the retries of one call
-    (see `HTTPClient` for which calls are retried). Safe to share between threads.
+    Settings left unset resolve as `resolve_settings` describes (`deadline`, default 90 s, bounds
+    a whole call; `max_answer_bytes`, default 16 MiB, the answers read). `timeout` defaults to 5 s
+    to connect and 30 s to read, and bounds each attempt's whole answer too; `max_retries` and
+    `max_retry_seconds` bound the retries of one call (see `HTTPClient` for which calls are
+    retried). Safe to share between threads.
     """
 
     def __init__(
@@ -33,12 +36,19 @@ class Client:
         *,
         timeout: float | Timeout | None = None,
         max_retries: int = 4,
-        max_retry_seconds: float = 60.0,
+        max_retry_seconds: float = DEFAULT_MAX_RETRY_SECONDS,
+        deadline: float | None = None,
+        max_answer_bytes: int | None = None,
         stack_config: Mapping[str, str] | None = None,
         transport: BaseTransport | None = None,
     ) -> None:
         self.settings: Settings = resolve_settings(
-            api_key, api_url, region, stack_config=stack_config
+            api_key,
+            api_url,
+            region,
+            deadline=deadline,
+            max_answer_bytes=max_answer_bytes,
+            stack_config=stack_config,
         )
         self.region = self.settings.region
         self._http = HTTPClient(
@@ -60,7 +70,7 @@ class Client:
         self.regions = RegionsAPI(self._http, self.region)
 
     def __repr__(self) -> str:
-        return f"Client(api_url={self.settings.api_url!r}, region={self.region!r})"
+        return f"Client(api_url={clean_text(self.settings.api_url)!r}, region={self.region!r})"
 
     def close(self) -> None:
         self._http.close()

@@ -9,7 +9,7 @@ from urllib.parse import quote
 from pydantic import BaseModel, ValidationError
 
 from altostratus.client._http import HTTPClient
-from altostratus.client.errors import InvalidResponseError
+from altostratus.client.errors import InvalidResponseError, OutcomeUnknownError
 from altostratus.client.models._base import Page
 
 M = TypeVar("M", bound=BaseModel)
@@ -57,7 +57,15 @@ class Collection:
         query: dict[str, Any] | None = None,
         body: dict[str, Any] | None = None,
     ) -> M:
-        return _parse(model, self._send(method, path, query=query, body=body), method, path)
+        """The record an answer carries. A create (POST) answered with a success that is not
+        the record (not JSON, empty, the wrong shape, too large) may still have made it: that
+        is an `OutcomeUnknownError`, as when the answer is lost, so the caller looks first."""
+        try:
+            return _parse(model, self._send(method, path, query=query, body=body), method, path)
+        except InvalidResponseError as error:
+            if method != "POST":
+                raise
+            raise OutcomeUnknownError(method=method, path=path, cause=error) from error
 
     def _many(self, model: type[M], path: str, *, query: dict[str, Any] | None = None) -> list[M]:
         data = self._send("GET", path, query=query)

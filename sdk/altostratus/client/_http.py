@@ -1,17 +1,21 @@
-"""The one module that speaks HTTP: address, authentication, timeouts, retries, decoding."""
+"""The one module that speaks HTTP: address, authentication, timeouts and deadlines, retries,
+reading and decoding answers."""
 
 from __future__ import annotations
 
+import json
 import logging
 import random
 import time
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import httpx
 from httpx import BaseTransport, Timeout
 
 from altostratus._version import __version__
+from altostratus.client._deadline import bound_pool, deadline_at
 from altostratus.client._settings import Settings
 from altostratus.client.errors import (
     AltostratusError,
@@ -32,6 +36,9 @@ IDEMPOTENT_METHODS = frozenset({"GET", "PUT", "PATCH", "DELETE"})
 RETRY_STATUSES = frozenset({429, 502, 503, 504})
 INITIAL_RETRY_DELAY = 0.5
 MAX_RETRY_DELAY = 8.0
+#: The least wait before a retry, whatever `Retry-After` says: 0 (or a date in the past) would
+#: send the call again at once, thousands of times a minute.
+MIN_RETRY_DELAY = 0.5
 
 # No byte of the request reached the server: even a POST can be sent again.
 _NOT_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
@@ -61,12 +68,22 @@ class HTTPClient:
       made, or the answer was 429. When it may have reached the server (a timeout or a dropped
       connection after sending, or a 5xx answer), `OutcomeUnknownError` is raised instead.
     - The delay doubles from 0.5 s up to 8 s, less up to 25 % jitter; a `Retry-After` header (in
-      seconds) replaces it, plus up to 25 % jitter, so that calls limited together do not come
+      seconds, or an HTTP date) replaces it, but is never taken as less than 0.5 s
+      (``MIN_RETRY_DELAY``), plus up to 25 % jitter, so that calls limited together do not come
       back together. At most `max_retries` retries, and none that would end later than
-      `max_retry_seconds` after the first attempt started.
+      `max_retry_seconds` after the first attempt started, or past the call's deadline.
     - A 429 (the service did not take the call, and says when to come back) does not count
       against `max_retries`: many calls at once under a rate limit all go through in the end,
       each within `max_retry_seconds`. `max_retries=0` still retries nothing.
+
+    Bounds of one call, whatever the server's pace:
+    - the whole call, retries and their waits included, ends by the settings' `deadline`;
+    - each attempt has its whole answer within the read timeout of `timeout` (httpx alone bounds
+      only each wait for the next bytes, so a server dripping bytes could hold a call for ever);
+      an attempt stopped by either bound fails as a timeout: `APITimeoutError`, or for a POST
+      that was sent, `OutcomeUnknownError`;
+    - an answer is read only up to the settings' `max_answer_bytes`: a larger one is not read on,
+      and is an `InvalidResponseError` (``answer_too_large``) naming its size.
 
     `sleep`, `monotonic` and `random` are attributes so that tests can replace them. One instance
     may be shared by any number of threads: up to 100 requests at once, each connection kept
@@ -84,10 +101,13 @@ class HTTPClient:
     ) -> None:
         self.max_retries = max_retries
         self.max_retry_seconds = max_retry_seconds
+        self.deadline = settings.deadline
+        self.max_answer_bytes = settings.max_answer_bytes
         self.sleep: Callable[[float], None] = time.sleep
         self.monotonic: Callable[[], float] = time.monotonic
         self.random: Callable[[], float] = random.random
         self._base_url = settings.api_url
+        self._timeout = _timeout(timeout)
         self._client = httpx.Client(
             base_url=settings.api_url,
             headers={
@@ -95,10 +115,13 @@ class HTTPClient:
                 "User-Agent": f"altostratus/{__version__}",
                 "Accept": "application/json",
             },
-            timeout=_timeout(timeout),
+            timeout=self._timeout,
             limits=LIMITS,
             transport=transport,
         )
+        # The default transport and those mounted for proxies from the environment.
+        for mounted in (self._client._transport, *self._client._mounts.values()):
+            bound_pool(mounted)
 
     def request(
         self,
@@ -110,22 +133,19 @@ class HTTPClient:
     ) -> Any:
         """Send a call and return its decoded JSON answer (None for an empty body)."""
         started = self.monotonic()
+        ends = started + self.deadline
         retry = counted = 0
         while True:
             try:
-                return self._send(method, path, params, body)
+                return self._send(method, path, params, body, ends - self.monotonic())
             except _Retryable as failure:
                 error = failure.error
-                delay = failure.retry_after
-                if delay is None:
-                    delay = min(MAX_RETRY_DELAY, INITIAL_RETRY_DELAY * 2**retry)
-                    delay *= 1 - 0.25 * self.random()
-                else:
-                    delay *= 1 + 0.25 * self.random()
-                elapsed = self.monotonic() - started
+                delay = self._delay(failure.retry_after, retry)
+                now = self.monotonic()
                 limited = isinstance(error, RateLimitError) and self.max_retries > 0
                 spent = counted >= self.max_retries and not limited
-                if spent or elapsed + delay > self.max_retry_seconds:
+                late = now - started + delay > self.max_retry_seconds or now + delay >= ends
+                if spent or late:
                     raise error from error.__cause__
                 _log.debug("retrying %s %s in %.2f s after: %s", method, path, delay, error)
                 self.sleep(delay)
@@ -135,33 +155,88 @@ class HTTPClient:
     def close(self) -> None:
         self._client.close()
 
+    def _delay(self, retry_after: float | None, retry: int) -> float:
+        if retry_after is None:
+            delay = min(MAX_RETRY_DELAY, INITIAL_RETRY_DELAY * 2.0**retry)
+            return delay * (1 - 0.25 * self.random())
+        return max(retry_after, MIN_RETRY_DELAY) * (1 + 0.25 * self.random())
+
     def _send(
         self,
         method: str,
         path: str,
         params: Mapping[str, str | int] | None,
         body: Mapping[str, Any] | None,
+        left: float,
     ) -> Any:
         idempotent = method in IDEMPOTENT_METHODS
+        read = self._timeout.read
+        budget = max(left if read is None else min(left, read), 0.0)
+        ends_at = time.monotonic() + budget
+        request = self._client.build_request(
+            method, path, params=params, json=body, timeout=_capped(self._timeout, budget)
+        )
         try:
-            response = self._client.request(method, path, params=params, json=body)
+            with deadline_at(ends_at):
+                response = self._client.send(request, stream=True)
+                try:
+                    answer = self._read(response, method, path, ends_at)
+                finally:
+                    response.close()
         except httpx.TransportError as exc:
-            raise self._transport_failure(exc, method, path, idempotent) from exc
-        status = response.status_code
-        if response.is_success:
-            return _decode(response, method, path)
-        error = error_from_response(response, method=method, path=path)
+            late = budget if time.monotonic() >= ends_at else None
+            raise self._transport_failure(exc, method, path, idempotent, late) from exc
+        status = answer.status_code
+        if 200 <= status < 300:
+            return _decode(answer, method, path)
+        error = error_from_response(answer, method=method, path=path)
         if status in RETRY_STATUSES and (idempotent or status == 429):
-            raise _Retryable(error, parse_retry_after(response.headers.get("retry-after")))
+            raise _Retryable(error, parse_retry_after(answer.headers.get("retry-after")))
         if not idempotent and status >= 500:
             raise OutcomeUnknownError(method=method, path=path, cause=error) from error
         raise error
 
+    def _read(self, response: httpx.Response, method: str, path: str, ends_at: float) -> _Answer:
+        """The answer's body, read up to ``max_answer_bytes`` (decompressed) and ``ends_at``."""
+        status, limit = response.status_code, self.max_answer_bytes
+        declared = response.headers.get("content-length", "").strip()
+        if declared.isdigit() and int(declared) > limit:
+            raise _too_large(status, f"is {int(declared)}", limit, method, path)
+        chunks: list[bytes] = []
+        size = 0
+        try:
+            for chunk in response.iter_bytes():
+                size += len(chunk)
+                if size > limit:
+                    raise _too_large(
+                        status, f"has more than {size - len(chunk)}", limit, method, path
+                    )
+                chunks.append(chunk)
+                if time.monotonic() >= ends_at:  # a transport without sockets (see _deadline)
+                    raise httpx.ReadTimeout("the request's deadline has passed")
+        except httpx.DecodingError as exc:
+            reason = f"the answer's body cannot be decoded ({exc})"
+            raise InvalidResponseError(
+                status, "invalid_encoding", reason, method=method, path=path
+            ) from exc
+        return _Answer(status, response.headers, b"".join(chunks))
+
     def _transport_failure(
-        self, exc: httpx.TransportError, method: str, path: str, idempotent: bool
+        self,
+        exc: httpx.TransportError,
+        method: str,
+        path: str,
+        idempotent: bool,
+        late: float | None = None,
     ) -> Exception:
-        if isinstance(exc, httpx.TimeoutException):
+        if late is not None:
             error: APIConnectionError = APITimeoutError(
+                f"no complete answer from {self._base_url} in {late:g} s (the request's deadline)",
+                method=method,
+                path=path,
+            )
+        elif isinstance(exc, httpx.TimeoutException):
+            error = APITimeoutError(
                 f"no answer from {self._base_url} in time ({type(exc).__name__})",
                 method=method,
                 path=path,
@@ -182,6 +257,15 @@ class HTTPClient:
         return error
 
 
+@dataclass(frozen=True)
+class _Answer:
+    """An answer read in full (what ``errors.error_from_response`` reads)."""
+
+    status_code: int
+    headers: httpx.Headers
+    content: bytes
+
+
 def _timeout(value: float | Timeout | None) -> Timeout:
     if value is None:
         return DEFAULT_TIMEOUT
@@ -190,14 +274,32 @@ def _timeout(value: float | Timeout | None) -> Timeout:
     return Timeout(value, connect=min(value, CONNECT_TIMEOUT))
 
 
-def _decode(response: httpx.Response, method: str, path: str) -> Any:
-    if not response.content.strip():
+def _capped(timeout: Timeout, budget: float) -> Timeout:
+    """Each of the timeouts, at most ``budget`` seconds."""
+    values = (timeout.connect, timeout.read, timeout.write, timeout.pool)
+    connect, read, write, pool = (budget if v is None else min(v, budget) for v in values)
+    return Timeout(connect=connect, read=read, write=write, pool=pool)
+
+
+def _too_large(status: int, size: str, limit: int, method: str, path: str) -> InvalidResponseError:
+    reason = f"the answer {size} bytes, more than the {limit} bytes read (max_answer_bytes)"
+    return InvalidResponseError(status, "answer_too_large", reason, method=method, path=path)
+
+
+def _decode(answer: _Answer, method: str, path: str) -> Any:
+    """The JSON of a success answer; None for an empty body. A body declared as something else
+    than JSON (an HTML page from a proxy) or not parsing as JSON is an ``InvalidResponseError``."""
+    if not answer.content.strip():
         return None
-    try:
-        return response.json()
-    except ValueError as exc:
-        reason = "the answer is not JSON"
-        status = response.status_code
+    media = answer.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+    if media and "json" not in media and media != "text/plain":
+        reason = f"the answer is {media}, not JSON"  # the error cleans what the server sent
         raise InvalidResponseError(
-            status, "invalid_json", reason, method=method, path=path
+            answer.status_code, "invalid_json", reason, method=method, path=path
+        )
+    try:
+        return json.loads(answer.content)
+    except ValueError as exc:
+        raise InvalidResponseError(
+            answer.status_code, "invalid_json", "the answer is not JSON", method=method, path=path
         ) from exc

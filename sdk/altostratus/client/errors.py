@@ -13,21 +13,28 @@ AltostratusError
  │    │    └── InUseError          409 with a code ending in _inuse: something still holds it
  │    ├── RateLimitError           429 (retry_after)
  │    ├── ServerError              5xx
- │    └── InvalidResponseError     a success whose body is not the record's shape
+ │    └── InvalidResponseError     a success whose body is not the record's shape, or too large
  ├── APIConnectionError            no answer: refused, reset, unreachable
- │    └── APITimeoutError          no answer in time
+ │    └── APITimeoutError          no answer in time, or not all of it before the deadline
  └── OutcomeUnknownError           a POST that may or may not have taken effect
 ```
 
 Callers branch on the class (the status) first and on `code` second. `OutcomeUnknownError` is
 raised instead of retrying a create blindly: the caller should look for the resource before
-trying again, so that a lost answer never turns into a duplicate.
+trying again, so that a lost answer never turns into a duplicate. A create answered with a success
+that is not the record (not JSON, an HTML page, empty, the wrong shape) is such an outcome too.
+
+Every message is one line of plain text: what the server sent is cleaned of terminal escape
+sequences and control characters, and a password (or token) in a URL is masked (`clean_text`).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
+from datetime import datetime, timezone
+from email.utils import parsedate_to_datetime
 from http import HTTPStatus
 from typing import Protocol
 
@@ -48,10 +55,29 @@ __all__ = [
     "QuotaExceededError",
     "RateLimitError",
     "ServerError",
+    "clean_text",
     "error_from_response",
 ]
 
 _MAX_REASON = 300
+# Terminal escape sequences: CSI (colours, cursor moves), OSC (window titles), and two-byte ones.
+_ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]")
+_CONTROLS = re.compile(r"[\x00-\x1f\x7f-\x9f]+")
+# The user-information part of a URL: ``scheme://user:password@`` or ``scheme://token@``.
+_URL_USERINFO = re.compile(r"(?P<scheme>\b[a-zA-Z][a-zA-Z0-9+.-]*://)(?P<userinfo>[^/?#@\s]+)@")
+
+
+def clean_text(text: str) -> str:
+    """Text from outside made fit for a one-line message: escape sequences removed, control
+    characters (line breaks included) turned into spaces, a URL's password masked (``user:***@``,
+    or ``***@`` for a user part alone, often a token)."""
+    text = _CONTROLS.sub(" ", _ESCAPES.sub("", text))
+    return _URL_USERINFO.sub(_mask_userinfo, " ".join(text.split()))
+
+
+def _mask_userinfo(match: re.Match[str]) -> str:
+    user, colon, _ = match["userinfo"].partition(":")
+    return f"{match['scheme']}{user}:***@" if colon else f"{match['scheme']}***@"
 
 
 class AltostratusError(Exception):
@@ -67,8 +93,8 @@ class APIError(AltostratusError):
 
     def __init__(self, status: int, code: str, reason: str, *, method: str, path: str) -> None:
         self.status = status
-        self.code = code
-        self.reason = reason
+        self.code = clean_text(code)
+        self.reason = clean_text(reason)
         self.method = method
         self.path = path
         super().__init__(self._message())
@@ -140,7 +166,7 @@ class APIConnectionError(AltostratusError):
     def __init__(self, message: str, *, method: str, path: str) -> None:
         self.method = method
         self.path = path
-        super().__init__(f"{message} ({method} {path})")
+        super().__init__(clean_text(f"{message} ({method} {path})"))
 
 
 class APITimeoutError(APIConnectionError):
@@ -148,7 +174,8 @@ class APITimeoutError(APIConnectionError):
 
 
 class OutcomeUnknownError(AltostratusError):
-    """A POST was sent but its outcome is unknown (no answer, or a 5xx answer).
+    """A POST was sent but its outcome is unknown: no answer, a 5xx answer, or a success answer
+    that is not the record (then `cause` is an `InvalidResponseError`).
 
     `cause` is the underlying error; `status`, `code` and `reason` are set when there was an answer.
     """
@@ -209,14 +236,25 @@ def error_from_response(response: _Response, *, method: str, path: str) -> APIEr
 
 
 def parse_retry_after(value: str | None) -> float | None:
-    """Seconds from a Retry-After header; None when absent or not a number."""
+    """Seconds from a Retry-After header, given in seconds or as an HTTP date (RFC 9110 10.2.3);
+    0 for a date in the past; None when absent or neither."""
     if value is None:
         return None
     try:
         seconds = float(value.strip())
     except ValueError:
-        return None
+        return _seconds_until(value)
     return max(seconds, 0.0) if seconds == seconds else None  # NaN is not a delay
+
+
+def _seconds_until(date: str) -> float | None:
+    try:
+        when = parsedate_to_datetime(date.strip())
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    return max((when - datetime.now(timezone.utc)).total_seconds(), 0.0)
 
 
 def _code_and_reason(content: bytes, status: int) -> tuple[str, str]:
@@ -231,9 +269,7 @@ def _code_and_reason(content: bytes, status: int) -> tuple[str, str]:
         reason = str(body.get("reason") or body.get("message") or "")
     elif body is None:
         reason = next((line.strip() for line in text.splitlines() if line.strip()), "")
-    if not reason:
-        reason = _phrase(status)
-    reason = " ".join(reason.split())
+    reason = clean_text(reason) or _phrase(status)
     if len(reason) > _MAX_REASON:
         reason = reason[: _MAX_REASON - 1] + "…"
     return code or f"http_{status}", reason

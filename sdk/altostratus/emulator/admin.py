@@ -16,7 +16,7 @@ from altostratus.emulator import same_origin
 from altostratus.emulator.call import EventSink
 from altostratus.emulator.clock import check_advance, check_time_scale
 from altostratus.emulator.errors import EmulatorError, Forbidden, NotFound, invalid
-from altostratus.emulator.faults import Faults, RequestLog
+from altostratus.emulator.faults import MANGLES, Faults, RequestLog
 from altostratus.emulator.params import Params, parse_integer
 from altostratus.emulator.routing import Router
 from altostratus.emulator.state import State
@@ -143,6 +143,7 @@ def add_fault(app: EmulatorApp, body: dict[str, Any]) -> Any:
         "drop_connection",
         "after_apply",
         "retry_after_seconds",
+        "mangle",
     }
     unknown = sorted(set(body) - known)
     if unknown:
@@ -156,6 +157,7 @@ def add_fault(app: EmulatorApp, body: dict[str, Any]) -> Any:
         "drop_connection": bool(_optional(body, "drop_connection", bool)),
         "after_apply": bool(_optional(body, "after_apply", bool)),
         "retry_after_seconds": _optional(body, "retry_after_seconds", int),
+        "mangle": _optional(body, "mangle", str),
     }
     if settings["count"] < 1:
         raise invalid("count", "count must be at least 1")
@@ -167,6 +169,13 @@ def add_fault(app: EmulatorApp, body: dict[str, Any]) -> Any:
             "delay_seconds",
             f"delay_seconds must be from 0 to {MAX_FAULT_DELAY_SECONDS} (real seconds)",
         )
+    if settings["mangle"] is not None:
+        if settings["mangle"] not in MANGLES:
+            raise invalid("mangle", f"mangle must be one of {', '.join(MANGLES)}")
+        if settings["status"] is not None or settings["drop_connection"]:
+            raise invalid(
+                "mangle", "mangle answers the request: leave out status and drop_connection"
+            )
     wait = settings["retry_after_seconds"]
     if wait is not None and not 0 <= wait <= MAX_RETRY_AFTER_SECONDS:
         raise invalid(

@@ -26,7 +26,7 @@ from altostratus.emulator.errors import (
     RateLimited,
     Unauthorized,
 )
-from altostratus.emulator.faults import Fault, Faults, RateLimiter, RequestLog
+from altostratus.emulator.faults import Fault, Faults, RateLimiter, RequestLog, mangled_body
 from altostratus.emulator.routes import ROUTES
 from altostratus.emulator.routing import Router
 from altostratus.emulator.server import CONNECTION_SOCKET
@@ -122,6 +122,9 @@ class EmulatorApp:
             response = self._answer(request, entry)
             if fault is not None and fault.fails:
                 response = self._fail(request, fault)
+            elif fault is not None and fault.mangle is not None:
+                body, mimetype = mangled_body(fault.mangle, response.get_data())
+                response = Response(body, status=response.status_code, content_type=mimetype)
         entry["status"] = (
             None if fault is not None and fault.drop_connection else response.status_code
         )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import threading
 from collections import deque
@@ -11,12 +12,35 @@ from typing import Any
 from altostratus.emulator.clock import Clock
 from altostratus.emulator.state.base import new_id
 
+#: How a ``mangle`` fault replaces a request's answer, after the request was served as usual
+#: (its change made): the status stays, the body becomes what a broken proxy might send.
+MANGLES = ("invalid_json", "html", "empty", "wrong_shape", "wrong_id")
+
+_HTML = b"<html><head><title>Bad Gateway</title></head><body><h1>Bad Gateway</h1></body></html>"
+
+
+def mangled_body(how: str, body: bytes) -> tuple[bytes, str]:
+    """The body and content type that replace an answer's ``body``: its first half
+    (``invalid_json``), an HTML page, nothing, the answer wrapped in an object of its own
+    (``wrong_shape``), or an object with an id of no record (``wrong_id``)."""
+    if how == "invalid_json":
+        return body[: len(body) // 2], "application/json"
+    if how == "html":
+        return _HTML, "text/html; charset=utf-8"
+    if how == "empty":
+        return b"", "application/json"
+    if how == "wrong_shape":
+        return b'{"result": "success", "data": ' + body + b"}", "application/json"
+    assert how == "wrong_id", how
+    return json.dumps({"id": new_id(), "result": "success"}).encode(), "application/json"
+
 
 @dataclass
 class Fault:
     """The next ``count`` service requests matching ``method`` and ``path_prefix`` (None: any)
     wait ``delay_seconds`` (real seconds), then answer ``status`` or lose their connection;
-    with ``after_apply`` the change is made first."""
+    with ``after_apply`` the change is made first. With ``mangle`` (one of ``MANGLES``) the
+    request is served, then its answer's body replaced (see ``mangled_body``)."""
 
     id: str
     method: str | None = None
@@ -27,6 +51,7 @@ class Fault:
     drop_connection: bool = False
     after_apply: bool = False
     retry_after_seconds: int | None = None
+    mangle: str | None = None
 
     def matches(self, method: str, path: str) -> bool:
         if self.method is not None and self.method.upper() != method.upper():

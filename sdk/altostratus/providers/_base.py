@@ -12,8 +12,10 @@ where client errors become Pulumi outcomes:
   be gone without anyone's action); any other error is raised, never taken as gone;
 - delete: ``NotFoundError`` means done; ``InUseError`` is retried, and the delete returns once
   the record is gone (see ``_removal``);
-- create: after ``OutcomeUnknownError`` the resource is looked up by its identifying fields and
-  adopted when found, otherwise created again (at most three attempts), so no duplicate is made;
+- create: after ``OutcomeUnknownError`` (no answer, a 5xx, or a success that is not the record)
+  or a success answer naming no record matching the program (see ``_created``; an id reading
+  as 404 right after), the resource is looked up by its identifying fields and adopted when
+  found, otherwise created again (at most three attempts), so no duplicate is made;
   a resource made by a create that cannot finish (not ready in time, or its follow-up read or
   assignment failed) is deleted again, so none is left outside state;
 - create of a resource declared with ``adopt``: the existing record is adopted, never created,
@@ -53,6 +55,7 @@ from altostratus.client.errors import (
 )
 from altostratus.providers import _config, _threads
 from altostratus.providers._adopt import ADOPT_ID, adopt, check_adoption, refuse_replacing
+from altostratus.providers._created import created_record, made_instead
 from altostratus.providers._inputs import NAME_PREFIX, READ_GIVEN, auto_name
 from altostratus.providers._records import RecordHooks, RecordT
 from altostratus.providers._removal import remove_until_gone
@@ -177,7 +180,15 @@ class Provider(RecordHooks[RecordT], ResourceProvider):
             api = _config.client()
             record = self._create_once(api, inputs)
             try:
-                outs = self._settle(api, inputs, record)
+                try:
+                    outs = self._settle(api, inputs, record)
+                except NotFoundError:
+                    # The answered id names no record (see _created): look, as for a lost answer.
+                    found = made_instead(self, api, inputs, record)
+                    if found is None:
+                        raise
+                    record = found
+                    outs = self._settle(api, inputs, record)
             except (AltostratusError, WaitFailed) as error:
                 # The resource exists but the create cannot report it: remove it, not orphan it.
                 abandoned = self._abandon(api, str(record.id), inputs)
@@ -210,19 +221,32 @@ class Provider(RecordHooks[RecordT], ResourceProvider):
 
     def _create_once(self, api: Client, inputs: dict[str, Any]) -> Any:
         for attempt in range(1, _CREATE_ATTEMPTS + 1):
+            failure: Exception
             try:
-                return self._post(api, inputs)
+                answer = self._post(api, inputs)
             except OutcomeUnknownError as unknown:
                 found = self._look_for_created(api, inputs, unknown)
-                if len(found) == 1 or (found and self.unique_lookup):
-                    return found[0]
-                if found:
-                    raise ProviderError(
-                        f"the outcome of creating the {self.kind} is unknown and "
-                        f"{len(found)} matching {self.kind}s exist; refusing to guess"
-                    ) from None
-                if attempt == _CREATE_ATTEMPTS:
-                    raise
+                failure = unknown
+            else:
+                record = created_record(self, api, inputs, answer)
+                if record is not None:
+                    return record
+                # A success that names no such record (see _created): as good as lost.
+                found = self._lookup(api, inputs)
+                failure = ProviderError(
+                    f"the service answered the create of the {self.kind} with the id "
+                    f"{answer.id!r}, which names no {self.kind} matching the program, "
+                    f"and none was found"
+                )
+            if len(found) == 1 or (found and self.unique_lookup):
+                return found[0]
+            if found:
+                raise ProviderError(
+                    f"the outcome of creating the {self.kind} is unknown and "
+                    f"{len(found)} matching {self.kind}s exist; refusing to guess"
+                ) from None
+            if attempt == _CREATE_ATTEMPTS:
+                raise failure
         raise AssertionError("unreachable")
 
     def _look_for_created(

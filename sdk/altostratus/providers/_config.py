@@ -4,12 +4,13 @@ The engine configures each dynamic provider once per process with the whole stac
 settings live here, at process level, and never on a provider instance: the instance is pickled
 into every resource's state and must hold neither a credential nor a client.
 
-Keys read: ``altostratus:apiKey``, ``altostratus:apiUrl``, ``altostratus:region`` (each with the
-client's fallbacks: environment, the service CLI's files, defaults) and
-``altostratus:waitTimeoutSeconds`` (default 600), the bound of every readiness or removal wait, and
-``altostratus:requestTimeoutSeconds``, how long one request may wait for its answer (the client's
-default: 30 s to read, 5 s to connect), and ``altostratus:providerThreads``, how many calls the
-provider process serves at once (see ``_threads``).
+Keys read: ``altostratus:apiKey``, ``altostratus:apiUrl``, ``altostratus:region``,
+``altostratus:requestDeadlineSeconds`` and ``altostratus:maxAnswerBytes`` (each with the client's
+fallbacks: environment, the service CLI's files, defaults) and ``altostratus:waitTimeoutSeconds``
+(default 600), the bound of every readiness or removal wait and of the retries of one call, and
+``altostratus:requestTimeoutSeconds``, how long one request may wait for its whole answer (the
+client's default: 30 s to read, 5 s to connect), and ``altostratus:providerThreads``, how many
+calls the provider process serves at once (see ``_threads``).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING, Any
 
-from altostratus.client._settings import resolve_settings
+from altostratus.client._settings import DEFAULT_MAX_RETRY_SECONDS, resolve_settings
 
 if TYPE_CHECKING:
     from altostratus.client import Client
@@ -26,6 +27,8 @@ CONFIG_KEYS = (
     "altostratus:apiKey",
     "altostratus:apiUrl",
     "altostratus:region",
+    "altostratus:requestDeadlineSeconds",
+    "altostratus:maxAnswerBytes",
     "altostratus:waitTimeoutSeconds",
     "altostratus:requestTimeoutSeconds",
     "altostratus:providerThreads",
@@ -60,7 +63,10 @@ def new_client(stack_config: dict[str, str]) -> Client:
     from altostratus.client._client import Client
 
     timeout = _seconds("altostratus:requestTimeoutSeconds", stack_config)
-    return Client(stack_config=dict(stack_config), timeout=timeout)
+    wait = _seconds("altostratus:waitTimeoutSeconds", stack_config) or DEFAULT_WAIT_TIMEOUT
+    # No call retries for longer than the provider would wait for anything.
+    retries = min(DEFAULT_MAX_RETRY_SECONDS, wait)
+    return Client(stack_config=dict(stack_config), timeout=timeout, max_retry_seconds=retries)
 
 
 def region_of(stack_config: dict[str, str]) -> str:

@@ -53,6 +53,7 @@ class FirewallRuleProvider(Provider["RuleRecord"]):
 
     kind = "firewall rule"
     unique_lookup = False
+    full_create_answer = True
     fields = inputs_of(FirewallRuleArgs)
 
     def _check_together(self, inputs: dict[str, Any]) -> list[CheckFailure]:
