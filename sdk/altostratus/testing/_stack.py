@@ -11,12 +11,11 @@ from typing import TYPE_CHECKING, Any
 
 from altostratus.testing._automation import AutomationStack, cli_available
 from altostratus.testing._engine import Deployment, OtherProvider
+from altostratus.testing._monitor import EngineMonitor, Invoke
 from altostratus.testing._operations import destroy, refresh
 from altostratus.testing._process import ProviderProcess
 from altostratus.testing._program import (
     ConfigValue,
-    EngineMonitor,
-    Invoke,
     OutputValue,
     Program,
     full_key,
