@@ -87,6 +87,7 @@ if TYPE_CHECKING:
     from altostratus.testing._properties import secret as secret
     from altostratus.testing._results import CheckFailureResult as CheckFailureResult
     from altostratus.testing._results import DeploymentFailed as DeploymentFailed
+    from altostratus.testing._results import Failure as Failure
     from altostratus.testing._results import ResourceResult as ResourceResult
     from altostratus.testing._results import Result as Result
     from altostratus.testing._stack import ProviderProcesses as ProviderProcesses

@@ -156,6 +156,7 @@ class AutomationStack:
                 )
                 result.resources[resource_key(urn)] = dataclasses.replace(found, op=op)
         result.check_failures = events.check_failures
+        result.errors = events.errors
         if result.failures or result.check_failures:
             raise DeploymentFailed(result)
         return result

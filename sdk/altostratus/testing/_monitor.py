@@ -126,7 +126,7 @@ class EngineMonitor(MockMonitor):
                     f"no outputs given for the stack reference {stack!r}: give them "
                     "with Stack(references=...) or stack.set_reference(...)"
                 )
-                self.deployment.fail(ResourceFailed(urn, "read", message))
+                self.deployment.fail(ResourceFailed(urn, "read", message, reference=stack))
             given = dict(self.references[stack])
             secrets = [key for key, value in given.items() if rpc.is_rpc_secret(value)]
             outputs = {"name": stack, "outputs": given, "secretOutputNames": secrets}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -68,13 +69,57 @@ class CheckFailureResult:
     reason: str
 
 
+@dataclass(frozen=True)
+class Failure:
+    """One failure of an operation, as the engine reports it for one resource or the program.
+
+    ``op`` says what failed: ``check`` (``property`` names the input refused, ``""`` the
+    resource as a whole; ``message`` is the reason), a step (``create``, ``update``,
+    ``delete``, ``read``, ``refresh``, ``import``, ...), ``register`` (the registration itself
+    was refused: a duplicate URN, an option the runner does not apply) or ``program`` (the
+    program raised; ``urn`` is the stack's). ``reference`` is the stack a ``StackReference``
+    named when the test gave no outputs for it. ``str()`` is the one line of ``failures``.
+    """
+
+    urn: str
+    type: str
+    op: str
+    message: str
+    property: str | None = None
+    reference: str = ""
+
+    @builtins.property  # (the field ``property`` hides the builtin here)
+    def name(self) -> str:
+        return self.urn.rsplit("::", 1)[-1]
+
+    @builtins.property
+    def kind(self) -> str:
+        """The type's last part (``Network``), as result keys name it."""
+        return self.type.rpartition(":")[2]
+
+    def __str__(self) -> str:
+        if self.op == "check":
+            return f"{self.urn}: check failed: {self.property}: {self.message}"
+        return f"{self.urn}: {self.op} failed: {self.message}"
+
+    @classmethod
+    def of(cls, failed: ResourceFailed) -> list[Failure]:
+        """The failures a runner's ``ResourceFailed`` reports: one per refused property."""
+        type_ = urn_type(failed.urn) if failed.urn.count("::") >= 3 else ""
+        if failed.failures:
+            return [cls(failed.urn, type_, "check", f.reason, f.property) for f in failed.failures]
+        return [cls(failed.urn, type_, failed.op, failed.message, reference=failed.reference)]
+
+
 @dataclass
 class Result:
     """The answer of ``preview``, ``up``, ``refresh`` or ``destroy``.
 
     ``resources`` is keyed by ``<Type>:<name>``; each resource's ``op`` is ``create``, ``same``,
     ``update``, ``replace``, ``delete`` or ``read``. ``outputs`` are the stack's outputs
-    (``up`` and ``preview`` only; a preview gives None for values not known yet).
+    (``up`` and ``preview`` only; a preview gives None for values not known yet). ``failures``
+    has one line per failure, ``errors`` the same failures as ``Failure`` records, and
+    ``check_failures`` the properties refused.
     """
 
     command: str
@@ -82,6 +127,7 @@ class Result:
     resources: dict[str, ResourceResult] = field(default_factory=dict)
     failures: list[str] = field(default_factory=list)
     check_failures: list[CheckFailureResult] = field(default_factory=list)
+    errors: list[Failure] = field(default_factory=list)
 
     @property
     def operations(self) -> dict[str, str]:
@@ -116,6 +162,7 @@ class Result:
             result.resources[resource_key(urn)] = ResourceResult.of(op, state, urn, type_)
         for failed in failures:
             result.failures.append(str(failed))
+            result.errors += Failure.of(failed)
             for failure in failed.failures:
                 result.check_failures.append(
                     CheckFailureResult(resource_key(failed.urn), failure.property, failure.reason)
@@ -143,6 +190,7 @@ __all__ = [
     "CheckFailure",
     "CheckFailureResult",
     "DeploymentFailed",
+    "Failure",
     "ResourceResult",
     "Result",
     "resource_key",

@@ -25,7 +25,7 @@ from altostratus.testing._program import (
 from altostratus.testing._project import load_project_name, stack_config
 from altostratus.testing._properties import Properties, reveal, secret
 from altostratus.testing._results import DeploymentFailed, Result
-from altostratus.testing._state import Goal, Snapshot
+from altostratus.testing._state import STACK_TYPE, Goal, Snapshot
 from altostratus.testing._steps import Canceled, EventSink, ResourceFailed
 
 ENGINES = ("runner", "pulumi", "auto")
@@ -240,8 +240,9 @@ class Stack:
             program_error is f or program_error is f.cause for f in failures
         )
         if program_error is not None and not reported:
+            # The language host reports the program's error on the stack resource.
             message = f"{type(program_error).__name__}: {program_error}"
-            failures.append(ResourceFailed(f"{self.project}/{self.name}", "program", message))
+            failures.append(ResourceFailed(self._stack_urn(), "program", message))
         return self._conclude(command, deployment.operations, snapshot, failures, outputs, preview)
 
     def _conclude(
@@ -259,6 +260,10 @@ class Stack:
         if failures:
             raise DeploymentFailed(result)
         return result
+
+    def _stack_urn(self) -> str:
+        name = f"{self.project}-{self.name}"
+        return f"urn:pulumi:{self.name}::{self.project}::{STACK_TYPE}::{name}"
 
     def _other_provider(self) -> OtherProvider:
         supply = self.other_resources

@@ -29,7 +29,11 @@ in ``pkg/cmd/pulumi/operations/up.go``). The provider process serves four calls 
 
 
 class ResourceFailed(Exception):
-    """A step failed: the message is the one line the engine would print for the resource."""
+    """A step failed: the message is the one line the engine would print for the resource.
+
+    ``failures`` are a check's refused properties; ``reference`` the stack a
+    ``StackReference`` named when the test gave no outputs for it.
+    """
 
     def __init__(
         self,
@@ -40,6 +44,7 @@ class ResourceFailed(Exception):
         failures: Sequence[CheckFailure] = (),
         cause: BaseException | None = None,
         details: str = "",
+        reference: str = "",
     ) -> None:
         super().__init__(f"{urn}: {op} failed: {message}")
         self.urn = urn
@@ -48,6 +53,7 @@ class ResourceFailed(Exception):
         self.failures = list(failures)
         self.cause = cause
         self.details = details or message
+        self.reference = reference
 
 
 class Canceled(ResourceFailed):
