@@ -11,19 +11,25 @@ stack's outputs as the SDK serialized them.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
+import grpc
 from google.protobuf import empty_pb2, json_format
 from pulumi.runtime import rpc
 from pulumi.runtime.mocks import MockCallArgs, MockMonitor, MockResourceArgs, Mocks
 from pulumi.runtime.proto import resource_pb2
 from pulumi.runtime.settings import get_project, get_stack
 
+from altostratus.testing._aliases import create_urn
 from altostratus.testing._engine import Deployment
+from altostratus.testing._options import goal_of, inherit_from_parent, options_of, refused
+from altostratus.testing._process import call_failure
 from altostratus.testing._properties import Properties, from_struct, to_struct
 from altostratus.testing._state import STACK_TYPE, Goal
 from altostratus.testing._steps import ResourceFailed
+from altostratus.testing._transforms import Transforms
 
 REFERENCE_TYPE = "pulumi:pulumi:StackReference"
 
@@ -56,63 +62,61 @@ class EngineMonitor(MockMonitor):
         super().__init__(_Calls(invoke))
         self.deployment = deployment
         self.references = references
+        self.goals: dict[str, Goal] = {}  # each registration's goal, for its children
+        self.transforms = Transforms()
+        self._lock = threading.Lock()
         self.stack_outputs: dict[str, Any] = {}
 
     def make_urn(self, parent: str, type_: str, name: str) -> str:
         """The URN the engine gives (``Deployment.generateURN`` in
         ``pkg/resource/deploy/deployment.go``): the parent's whole qualified type before the
         resource's, none for a child of the stack itself."""
-        if parent:
-            qualified = parent.split("::")[2]
-            if qualified != STACK_TYPE:
-                type_ = f"{qualified}${type_}"
-        return "urn:pulumi:" + "::".join([get_stack(), get_project(), type_, name])
-
-    def _aliases(self, request: Any, urn: str) -> list[str]:
-        found = list(request.aliasURNs)
-        for alias in request.aliases:
-            if alias.urn:
-                found.append(alias.urn)
-                continue
-            spec = alias.spec
-            parent = "" if spec.noParent else (spec.parentUrn or request.parent)
-            old = self.make_urn(parent, spec.type or request.type, spec.name or request.name)
-            stack, project = spec.stack, spec.project
-            if stack or project:
-                parts = old.split("::")
-                parts[0] = f"urn:pulumi:{stack or parts[0].removeprefix('urn:pulumi:')}"
-                parts[1] = project or parts[1]
-                old = "::".join(parts)
-            if old != urn:
-                found.append(old)
-        return found
-
-    def _goal(self, request: Any, urn: str, properties: Properties) -> Goal:
-        dependencies = getattr(request, "propertyDependencies", {})
-        return Goal(
-            urn=urn,
-            type=request.type,
-            name=request.name,
-            properties=properties,
-            custom=bool(getattr(request, "custom", True)),
-            parent=request.parent,
-            dependencies=list(request.dependencies),
-            property_dependencies={key: list(deps.urns) for key, deps in dependencies.items()},
-            additional_secret_outputs=list(request.additionalSecretOutputs),
-        )
+        return create_urn(get_stack(), get_project(), parent, type_, name)
 
     def RegisterResource(self, request: Any) -> Any:
         urn = self.make_urn(request.parent, request.type, request.name)
         if request.type == STACK_TYPE:
             return resource_pb2.RegisterResourceResponse(urn=urn)
-        goal = self._goal(request, urn, from_struct(request.object))
-        goal.aliases = self._aliases(request, urn)
-        goal.import_id = request.importId
-        if request.deleteBeforeReplaceDefined:
-            goal.delete_before_replace = request.deleteBeforeReplace
+        opts = options_of(request)
+        with self._lock:
+            inherit_from_parent(opts, self.goals.get(request.parent))
+        dependencies = list(request.dependencies)
+        by_key = {key: list(deps.urns) for key, deps in request.propertyDependencies.items()}
+        transforms = self.transforms.to_run(request.parent, request.transforms)
+        if transforms:
+            properties, opts, dependencies, by_key = self._transformed(
+                urn, transforms, request, opts, by_key
+            )
+        else:
+            properties = from_struct(request.object)
+        refusal = refused(request, opts)
+        if refusal is not None:
+            self.deployment.fail(ResourceFailed(urn, "register", refusal))
+        goal = goal_of(urn, request, properties, opts, dependencies, by_key)
         id_, outputs = self.deployment.register(goal)
+        with self._lock:
+            self.goals[urn] = goal
+        self.transforms.registered(urn, request.parent, request.transforms)
         self.resources[urn] = MockMonitor.ResourceRegistration(urn, id_, outputs)
         return resource_pb2.RegisterResourceResponse(urn=urn, id=id_, object=to_struct(outputs))
+
+    def _transformed(
+        self, urn: str, transforms: list[Any], request: Any, opts: Any, by_key: dict[str, list[str]]
+    ) -> tuple[Properties, Any, list[str], dict[str, list[str]]]:
+        try:
+            return self.transforms.apply(transforms, request, opts, by_key)
+        except grpc.RpcError as error:
+            # ``invoke transform: ...``: the transform raised (its message is in the details).
+            message = f"invoke transform: {call_failure(error)}"
+            self.deployment.fail(ResourceFailed(urn, "register", message, cause=error))
+
+    def RegisterStackTransform(self, request: Any) -> Any:
+        self.transforms.register_stack(request)
+        return empty_pb2.Empty()
+
+    def SignalAndWaitForShutdown(self, request: Any) -> Any:
+        self.transforms.close()
+        return empty_pb2.Empty()
 
     def ReadResource(self, request: Any) -> Any:
         urn = self.make_urn(request.parent, request.type, request.name)
@@ -132,8 +136,15 @@ class EngineMonitor(MockMonitor):
             outputs = {"name": stack, "outputs": given, "secretOutputNames": secrets}
             id_ = stack
         else:
-            goal = self._goal(request, urn, from_struct(request.properties))
-            goal.custom = True
+            goal = Goal(
+                urn=urn,
+                type=request.type,
+                name=request.name,
+                properties=from_struct(request.properties),
+                parent=request.parent,
+                dependencies=list(request.dependencies),
+                additional_secret_outputs=list(request.additionalSecretOutputs),
+            )
             id_, outputs = self.deployment.read(goal, request.id)
         self.resources[urn] = MockMonitor.ResourceRegistration(urn, id_, outputs)
         return resource_pb2.ReadResourceResponse(urn=urn, properties=to_struct(outputs))

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import builtins
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,6 +21,25 @@ NAME_PREFIX = "__name_prefix"
 def resource_key(urn: str) -> str:
     """``<Type>:<name>``, the short name results are keyed by (``Network:app``)."""
     return f"{urn_type(urn).rpartition(':')[2]}:{urn.rsplit('::', 1)[-1]}"
+
+
+def resource_keys(urns: Iterable[str]) -> dict[str, str]:
+    """Each URN's key in a result: ``<Type>:<name>``, or, where two URNs share that (a resource
+    moved under a parent without an alias is deleted under one URN and created under another),
+    ``<Parent>$<Type>:<name>`` with the short types of its whole qualified type."""
+    urns = list(dict.fromkeys(urns))
+    short = {urn: resource_key(urn) for urn in urns}
+    taken = Counter(short.values())
+    keys: dict[str, str] = {}
+    for urn in urns:
+        key = short[urn]
+        if taken[key] > 1:
+            qualified = urn.split("::")[2].split("$")
+            key = (
+                "$".join(part.rpartition(":")[2] for part in qualified) + ":" + key.split(":", 1)[1]
+            )
+        keys[urn] = key if key not in keys.values() else urn
+    return keys
 
 
 @dataclass(frozen=True)
@@ -137,6 +157,13 @@ class Result:
         """The operations other than ``same`` and ``read``."""
         return {k: op for k, op in self.operations.items() if op not in ("same", "read")}
 
+    @property
+    def expect_no_changes(self) -> bool:
+        """Whether ``--expect-no-changes`` would let this operation pass: no resource had an
+        operation other than ``same`` or ``read`` (``engine.HasChanges`` in
+        ``pkg/engine/update.go``; a refresh counts each resource's ``RefreshStep.ResultOp``)."""
+        return not self.changed()
+
     def output_values(self) -> dict[str, Any]:
         """The outputs' plain values."""
         return {name: output.value for name, output in self.outputs.items()}
@@ -154,12 +181,11 @@ class Result:
         result = cls(command, dict(outputs or {}))
         latest = {res.urn: res for res in before.resources if not res.delete}
         latest.update({res.urn: res for res in after.resources if not res.delete})
+        keys = resource_keys(operations)
         for urn, op in operations.items():
-            state = None if op == "delete" else latest.get(urn)
-            if op == "delete" and urn in latest:
-                state = latest[urn]
+            state = latest.get(urn)
             type_ = state.type if state else urn_type(urn)
-            result.resources[resource_key(urn)] = ResourceResult.of(op, state, urn, type_)
+            result.resources[keys[urn]] = ResourceResult.of(op, state, urn, type_)
         for failed in failures:
             result.failures.append(str(failed))
             result.errors += Failure.of(failed)
@@ -194,4 +220,5 @@ __all__ = [
     "ResourceResult",
     "Result",
     "resource_key",
+    "resource_keys",
 ]
