@@ -67,3 +67,18 @@ def test_a_failed_step_names_its_operation(
     (error,) = failure_of(make_stack(program))
     assert (error.op, error.kind, error.name) == ("create", "Network", "app")
     assert leftovers(fresh_emulator) == {}
+
+
+def test_only_the_first_invalid_resource_is_reported(
+    make_stack: Callable[..., Stack], fresh_emulator: Emulator
+) -> None:
+    """The engine checks one registration at a time and stops at the first invalid one."""
+
+    def program() -> None:
+        alto.Network("first", cidr_v4="10.0.0.0/33")
+        alto.Network("second", cidr_v4="10.0.0.0/34")
+
+    errors = failure_of(make_stack(program))
+    assert [(error.op, error.property) for error in errors] == [("check", "cidr_v4")]
+    assert errors[0].name in ("first", "second")
+    assert leftovers(fresh_emulator) == {}
