@@ -291,38 +291,28 @@ def test_importing_a_resource_under_its_own_id_is_no_import(
     stack.destroy()
 
 
-def hooked() -> pulumi.ResourceHookBinding:
-    return pulumi.ResourceHookBinding(
-        before_create=[pulumi.ResourceHook("noted", lambda args: None)]
-    )
+def test_a_resource_of_the_deployment_is_found_by_its_urn(make_stack: Callable[..., Stack]) -> None:
+    """``ResourceOptions(urn=...)`` asks the engine for a resource this deployment registered
+    (its builtin ``getResource``); nothing is registered for it."""
 
-
-@pytest.mark.parametrize(
-    ("option", "value", "named"),
-    [
-        ("version", lambda: "1.2.3", "ResourceOptions(version=...)"),
-        ("plugin_download_url", lambda: "https://example.invalid", "plugin_download_url"),
-        ("hooks", hooked, "ResourceOptions(hooks=...)"),
-    ],
-)
-def test_an_option_the_runner_does_not_apply_fails_in_one_line_naming_it(
-    make_stack: Callable[..., Stack],
-    fresh_emulator: Emulator,
-    option: str,
-    value: Callable[[], Any],
-    named: str,
-) -> None:
     def program() -> None:
-        alto.Network(
-            "app", cidr_v4="10.67.0.0/24", opts=pulumi.ResourceOptions(**{option: value()})
+        network = alto.Network("app", label="found", cidr_v4="10.69.0.0/24")
+        again = network.urn.apply(
+            lambda urn: alto.Network("again", opts=pulumi.ResourceOptions(urn=urn)).label
         )
+        pulumi.export("label", again)
 
-    with pytest.raises(DeploymentFailed) as failed:
-        make_stack(program).up()
-    (line,) = failed.value.result.failures
-    assert named in line
-    assert "\n" not in line
-    assert leftovers(fresh_emulator) == {}
+    result = make_stack(program).up()
+    assert result.operations == {"Network:app": "create"}
+    assert result.outputs["label"].value == "found"
+
+
+def test_transformations_are_applied_by_the_sdk(make_stack: Callable[..., Stack]) -> None:
+    def relabel(args: pulumi.ResourceTransformationArgs) -> pulumi.ResourceTransformationResult:
+        return pulumi.ResourceTransformationResult({**args.props, "label": "legacy"}, args.opts)
+
+    result = make_stack(network_with(transformations=[relabel])).up()
+    assert result.resources["Network:app"].inputs["label"] == "legacy"
 
 
 def test_custom_timeouts_are_accepted_as_the_dynamic_provider_ignores_them(

@@ -30,7 +30,7 @@ from pulumi.runtime.stack import run_in_stack
 
 from altostratus.testing._project import run_project
 from altostratus.testing._properties import Properties, is_secret, is_unknown, secret
-from altostratus.testing._steps import PARALLEL, ResourceFailed
+from altostratus.testing._steps import PARALLEL
 
 if TYPE_CHECKING:
     from altostratus.testing._monitor import EngineMonitor
@@ -179,9 +179,10 @@ def _cancel_the_rest(loop: asyncio.AbstractEventLoop) -> None:
 def _quiet_about_reported_failures(
     loop: asyncio.AbstractEventLoop, context: dict[str, Any]
 ) -> None:
-    """A failed resource fails every output that needs it; the operation's result reports the
-    failure once, so the futures nobody awaited need not report it again."""
-    if isinstance(context.get("exception"), ResourceFailed):
+    """A failed program or resource fails every output that needs it; the operation's result
+    reports the failure once, so the futures nobody awaited need not report it again (the
+    language host silences asyncio's log for the same reason)."""
+    if "exception" in context:
         return
     loop.default_exception_handler(context)
 
