@@ -14,23 +14,8 @@ children too.
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
 
-from altostratus.testing._state import STACK_TYPE
-
-
-@dataclass(frozen=True)
-class Alias:
-    """One alias of a registration: a whole ``urn``, or the parts that differ from the resource's
-    (an empty part keeps the resource's own; ``no_parent`` drops its parent)."""
-
-    urn: str = ""
-    name: str = ""
-    type: str = ""
-    parent: str = ""
-    no_parent: bool = False
-    stack: str = ""
-    project: str = ""
+from altostratus.testing._state import STACK_TYPE, Alias
 
 
 def urn_stack(urn: str) -> str:

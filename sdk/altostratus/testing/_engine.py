@@ -21,7 +21,6 @@ from altostratus.testing._properties import (
 from altostratus.testing._reads import Reads
 from altostratus.testing._replacements import Replacements
 from altostratus.testing._state import Goal, ResourceState, is_dynamic
-from altostratus.testing._steps import ResourceFailed
 
 __all__ = ["Deployment", "OtherProvider"]
 
@@ -69,23 +68,6 @@ class Deployment(Replacements, Reads, DeferredDeletes):
         outputs = mark_secret_outputs(outputs, news, goal.additional_secret_outputs)
         self._record(goal, "update" if old else "create", id_, news, outputs)
         return id_, outputs
-
-    @staticmethod
-    def _imports(goal: Goal, old: ResourceState | None) -> bool:
-        """``continueStepsFromRefresh``: an ``import_`` id imports when there is no old state,
-        the old one was only read, or it was imported under (or has) another id."""
-        if not goal.import_id:
-            return False
-        if old is None or old.external:
-            return True
-        return (old.import_id or old.id) != goal.import_id
-
-    def _import(self, goal: Goal) -> tuple[str, Properties]:
-        # ``ImportStep.Apply`` (step.go) reads the resource with no inputs and no state, so the
-        # dynamic provider process cannot find ``__provider`` and fails (``KeyError``).
-        with self.steps.step("import", goal.urn, goal.type):
-            self.process.read(goal.urn, goal.import_id, {}, {})
-        raise ResourceFailed(goal.urn, "import", "import read no provider")  # pragma: no cover
 
     def _register_dynamic(
         self, goal: Goal, old: ResourceState | None, news: Properties

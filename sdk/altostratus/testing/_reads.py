@@ -1,10 +1,11 @@
-"""Reads: ``ResourceOptions(id=...)`` and ``<Resource>.get``, as the engine's read step does."""
+"""Reading existing resources: ``ResourceOptions(id=...)`` and ``<Resource>.get`` (the engine's
+read step), and ``import_`` (its import step)."""
 
 from __future__ import annotations
 
 from altostratus.testing._ledger import Ledger
 from altostratus.testing._properties import Properties, annotate_secrets, is_unknown, reveal
-from altostratus.testing._state import Goal
+from altostratus.testing._state import Goal, ResourceState
 from altostratus.testing._steps import ResourceFailed
 
 
@@ -34,3 +35,20 @@ class Reads(Ledger):
             self._condemn(old)
         outputs = annotate_secrets(outs, goal.properties)
         return self._record(goal, "read", found, goal.properties, outputs, external=True)
+
+    @staticmethod
+    def _imports(goal: Goal, old: ResourceState | None) -> bool:
+        """``continueStepsFromRefresh``: an ``import_`` id imports when there is no old state,
+        the old one was only read, or it was imported under (or has) another id."""
+        if not goal.import_id:
+            return False
+        if old is None or old.external:
+            return True
+        return (old.import_id or old.id) != goal.import_id
+
+    def _import(self, goal: Goal) -> tuple[str, Properties]:
+        # ``ImportStep.Apply`` (step.go) reads the resource with no inputs and no state, so the
+        # dynamic provider process cannot find ``__provider`` and fails (``KeyError``).
+        with self.steps.step("import", goal.urn, goal.type):
+            self.process.read(goal.urn, goal.import_id, {}, {})
+        raise ResourceFailed(goal.urn, "import", "import read no provider")  # pragma: no cover

@@ -5,12 +5,9 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from altostratus.testing._properties import Properties, plain_secrets
-
-if TYPE_CHECKING:
-    from altostratus.testing._aliases import Alias
 
 DYNAMIC_PREFIX = "pulumi-python:dynamic"
 STACK_TYPE = "pulumi:pulumi:Stack"
@@ -105,6 +102,20 @@ class Snapshot:
             found += plain_secrets(res.inputs, known, f"{res.urn}.inputs")
             found += plain_secrets(res.outputs, known, f"{res.urn}.outputs")
         return found
+
+
+@dataclass(frozen=True)
+class Alias:
+    """One alias of a registration: a whole ``urn``, or the parts that differ from the resource's
+    (an empty part keeps the resource's own; ``no_parent`` drops its parent)."""
+
+    urn: str = ""
+    name: str = ""
+    type: str = ""
+    parent: str = ""
+    no_parent: bool = False
+    stack: str = ""
+    project: str = ""
 
 
 @dataclass
