@@ -7,7 +7,6 @@ Where the ``pulumi`` CLI is installed, the same programs run on the real engine 
 from __future__ import annotations
 
 import asyncio
-import shutil
 from collections.abc import Callable
 
 import pulumi
@@ -18,23 +17,12 @@ import altostratus as alto
 from altostratus.emulator import Emulator
 from altostratus.testing import DeploymentFailed, OutputValue, Stack
 
-ENGINES = [
-    "runner",
-    pytest.param(
-        "pulumi",
-        marks=pytest.mark.skipif(
-            shutil.which("pulumi") is None, reason="the pulumi CLI is not on PATH"
-        ),
-    ),
-]
-
 
 def raising_after_a_network() -> None:
     alto.Network("app", cidr_v4="10.44.0.0/24")
     raise ValueError("the program broke after declaring its network")
 
 
-@pytest.mark.parametrize("engine", ENGINES)
 def test_a_program_that_raises_still_creates_what_it_declared_first(
     make_stack: Callable[..., Stack], fresh_emulator: Emulator, engine: str
 ) -> None:
@@ -69,7 +57,6 @@ def exporting() -> None:
     pulumi.run(main)
 
 
-@pytest.mark.parametrize("engine", ENGINES)
 def test_stack_outputs_are_what_the_sdk_serializes_for_the_engine(
     make_stack: Callable[..., Stack], engine: str
 ) -> None:

@@ -51,9 +51,9 @@ def test_a_refresh_straight_after_up_changes_nothing(
 
 
 def test_drift_counts_only_in_what_the_program_sets(
-    make_stack: Callable[..., Stack], fresh_emulator: Emulator
+    make_stack: Callable[..., Stack], fresh_emulator: Emulator, engine: str
 ) -> None:
-    stack = make_stack("private-network")
+    stack = make_stack("private-network", engine=engine)
     result = stack.up()
     network, firewall = result.resources["Network:app"], result.resources["Firewall:app"]
 
