@@ -1,9 +1,10 @@
 """The engine's resource monitor, as the program's runtime talks to it.
 
 The monitor answers the SDK's requests as the engine's resource monitor does
-(``pkg/resource/deploy/source_eval.go``): ``RegisterResource`` goes to ``Deployment.register``
-with everything the SDK sent (properties with secrets and unknowns, dependencies, additional
-secret outputs, aliases, ``delete_before_replace``, ``import_``), ``ReadResource``
+(``pkg/resource/deploy/source_eval.go``): ``RegisterResource`` runs the transforms that apply
+(``_transforms``), reads the options (``_options``: those a child inherits from its parent, and
+those the runner refuses) and goes to ``Deployment.register`` with everything the SDK sent
+(properties with secrets and unknowns, dependencies, options), ``ReadResource``
 (``ResourceOptions(id=...)``) to ``Deployment.read``, a ``StackReference`` gets the outputs
 the caller supplies for that stack, and ``RegisterResourceOutputs`` of the root stack keeps the
 stack's outputs as the SDK serialized them.
@@ -114,9 +115,9 @@ class EngineMonitor(MockMonitor):
         self.transforms.register_stack(request)
         return empty_pb2.Empty()
 
-    def SignalAndWaitForShutdown(self, request: Any) -> Any:
+    def close(self) -> None:
+        """Let go of the connections to the program's callback server."""
         self.transforms.close()
-        return empty_pb2.Empty()
 
     def ReadResource(self, request: Any) -> Any:
         urn = self.make_urn(request.parent, request.type, request.name)

@@ -151,6 +151,7 @@ def _run(
         failed = False
         return stack_outputs(monitor.stack_outputs)
     finally:
+        monitor.close()
         _forget_earlier_runs()
         with warnings.catch_warnings():
             # A failed program leaves Outputs whose coroutines never ran: they are dropped here,
