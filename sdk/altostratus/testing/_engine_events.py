@@ -155,7 +155,9 @@ def exported_resource(res: Mapping[str, Any], op: str = "") -> ResourceResult:
 def refresh_operations(
     before: Mapping[str, ResourceResult], after: Mapping[str, ResourceResult]
 ) -> dict[str, ResourceResult]:
-    """What a refresh did to each resource, as the runner says it: same, update or delete."""
+    """What a refresh did to each resource, told by its state before and after (``same``,
+    ``update`` when its outputs changed, ``delete``): for a resource the engine's events did not
+    report."""
     found: dict[str, ResourceResult] = {}
     for urn, old in before.items():
         new = after.get(urn)

@@ -172,7 +172,10 @@ class Stack:
         return self._deploy(preview=False)
 
     def refresh(self) -> Result:
-        """``pulumi refresh``: every resource read, with the configuration stored in the state."""
+        """``pulumi refresh``: every resource read, with the configuration stored in the state;
+        each resource's operation is the one the engine reports (``update`` for drift in what
+        the program sets), and ``Result.expect_no_changes`` says whether
+        ``--expect-no-changes`` would pass."""
         if self.engine == "pulumi":
             return self._automation_stack().run("refresh", self.on_event)
         process = self.processes.get(self.state.provider_config)
