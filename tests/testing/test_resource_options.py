@@ -131,6 +131,16 @@ def test_a_retained_resource_outlives_its_stack(
         assert api.networks.get(network.id).label == "first"
 
 
+def test_a_component_passes_retain_on_delete_to_its_children(
+    make_stack: Callable[..., Stack], fresh_emulator: Emulator
+) -> None:
+    """``inheritFromParent``: a child leaving ``retain_on_delete`` unset takes its parent's."""
+    stack = make_stack(lambda: Tier("web", opts=pulumi.ResourceOptions(retain_on_delete=True)))
+    stack.up()
+    assert stack.destroy().operations == {"Network:web-net": "delete", "Tier:web": "delete"}
+    assert leftovers(fresh_emulator) == {"networks": 1}
+
+
 def test_a_resource_deleted_with_another_is_left_to_the_service(
     make_stack: Callable[..., Stack], fresh_emulator: Emulator
 ) -> None:
