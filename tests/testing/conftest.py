@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -22,3 +23,19 @@ def make_stack(altostratus_stack: Callable[..., Stack]) -> Callable[..., Stack]:
         return altostratus_stack(source, **options)
 
     return make
+
+
+@pytest.fixture(
+    params=[
+        "runner",
+        pytest.param(
+            "pulumi",
+            marks=pytest.mark.skipif(
+                shutil.which("pulumi") is None, reason="the pulumi CLI is not on PATH"
+            ),
+        ),
+    ]
+)
+def engine(request: pytest.FixtureRequest) -> str:
+    """Each engine a test compares: the runner, and the real one where the CLI is installed."""
+    return str(request.param)

@@ -217,3 +217,47 @@ def test_after_a_failed_step_no_other_step_starts() -> None:
     assert process.calls == [("create", urn("x"))]
     assert [f.urn for f in deployment.failures] == [urn("x")]
     assert deployment.finish().resources == []
+
+
+def test_destroy_goes_on_past_a_protected_resource() -> None:
+    """``stepExecutor.cancelDueToError`` continues past a refused protected delete, so every
+    protected resource is reported and the rest is deleted."""
+    process = ScriptedProcess()
+    old = Snapshot([state("kept", {}, protect=True), state("a", {}), state("b", {})])
+    outcome = destroy(old, process)  # type: ignore[arg-type]
+    assert [f.urn for f in outcome.failures] == [urn("kept")]
+    assert sorted(u for op, u in process.calls if op == "delete") == [urn("a"), urn("b")]
+    assert [res.name for res in outcome.snapshot.resources] == ["kept"]
+
+
+def test_a_delete_of_a_resource_deleted_with_another_calls_no_provider() -> None:
+    process = ScriptedProcess()
+    old = Snapshot([state("net", {}), state("fw", {}, deleted_with=urn("net"))])
+    outcome = destroy(old, process)  # type: ignore[arg-type]
+    assert outcome.operations == {urn("fw"): "delete", urn("net"): "delete"}
+    assert process.calls == [("delete", urn("net"))]
+
+
+@pytest.mark.parametrize(
+    ("changes", "op"), [(DiffAnswer.DIFF_NONE, "same"), (DiffAnswer.DIFF_SOME, "update")]
+)
+def test_refresh_reports_what_the_providers_diff_says(changes: int, op: str) -> None:
+    """``RefreshStep.ResultOp``: the refreshed outputs differ (``live``), the diff decides."""
+    process = ScriptedProcess(changes)
+    outcome = refresh(Snapshot([state("a", {"size": 1})]), process)  # type: ignore[arg-type]
+    assert outcome.operations == {urn("a"): op}
+    assert outcome.snapshot.resources[0].outputs["live"] is True
+
+
+def test_a_failed_replacement_leaves_the_old_resource_unmarked() -> None:
+    class Replacing(ScriptedProcess):
+        def diff(self, *args: Any, **kwargs: Any) -> DiffAnswer:
+            return DiffAnswer(DiffAnswer.DIFF_SOME, ["size"])
+
+    process = Replacing()
+    process.fail_creates = {urn("a")}
+    deployment = Deployment(Snapshot([state("a", {"size": 1})]), process, {})  # type: ignore[arg-type]
+    with pytest.raises(ResourceFailed):
+        deployment.register(Goal(urn("a"), TYPE, "a", {"size": 2}))
+    (old,) = deployment.finish().resources
+    assert (old.id, old.delete) == ("id-a", False)

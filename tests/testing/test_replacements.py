@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pulumi
+import pytest
 from account import leftovers
 
 import altostratus as alto
 from altostratus.client import Client
 from altostratus.emulator import Emulator
-from altostratus.testing import Stack, StepEvent
+from altostratus.testing import DeploymentFailed, Stack, StepEvent
 
 
 def done(events: list[StepEvent]) -> list[tuple[str, str]]:
@@ -134,3 +135,29 @@ def test_delete_before_replace_deletes_the_dependents_first(
     assert leftovers(fresh_emulator) == {"networks": 1, "firewalls": 1, "firewall_rules": 1}
     stack.destroy()
     assert leftovers(fresh_emulator) == {}
+
+
+def test_a_failed_replacement_keeps_the_old_resource(
+    make_stack: Callable[..., Stack], fresh_emulator: Emulator
+) -> None:
+    """The old network is marked for deletion only once its replacement exists
+    (``CreateStep.Apply``): after a failed create, reverting the program changes nothing."""
+
+    def program() -> None:
+        alto.Network("app", cidr_v4=pulumi.Config().get("cidr") or "10.52.0.0/24")
+
+    stack = make_stack(program)
+    first = stack.up().resources["Network:app"]
+
+    stack.set_config("cidr", "10.53.0.0/24")
+    fresh_emulator.app.faults.add(method="POST", path_prefix="/v2/vpc", status=400)
+    with pytest.raises(DeploymentFailed, match="create-replacement failed"):
+        stack.up()
+    (kept,) = stack.state.resources
+    assert (kept.id, kept.delete) == (first.id, False)
+
+    stack.remove_config("cidr")
+    again = stack.up()
+    assert again.operations == {"Network:app": "same"}
+    assert again.resources["Network:app"].id == first.id
+    assert leftovers(fresh_emulator) == {"networks": 1}

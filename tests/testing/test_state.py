@@ -250,3 +250,25 @@ def test_two_resources_of_one_urn_fail_the_deployment(
     assert len(stack.state.resources) <= 1
     stack.destroy()
     assert leftovers(fresh_emulator) == {}
+
+
+def test_a_resource_moved_under_a_parent_keeps_both_of_its_urns_apart(
+    altostratus_stack: Callable[..., Stack],
+) -> None:
+    class Tier(pulumi.ComponentResource):
+        def __init__(self, name: str) -> None:
+            super().__init__("test:index:Tier", name)
+            alto.Network("app", cidr_v4="10.70.0.0/24", opts=pulumi.ResourceOptions(parent=self))
+
+    stack = altostratus_stack(lambda: alto.Network("app", cidr_v4="10.70.0.0/24"))
+    stack.up()
+    stack.program = lambda: Tier("web")
+    moved = stack.up()
+    # Without an alias the engine deletes the network under its old URN and creates one under
+    # the new; the result shows both.
+    assert moved.operations == {
+        "Tier:web": "create",
+        "Tier$Network:app": "create",
+        "Network:app": "delete",
+    }
+    assert moved.resources["Tier$Network:app"].urn != moved.resources["Network:app"].urn

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import gc
 import logging
-import re
 import signal
 import sys
 import threading
@@ -29,7 +28,6 @@ from altostratus.emulator.server import ListenError
 from altostratus.testing import DeploymentFailed, ProviderProcesses, Result, Stack, secret
 
 STACK = "dev"
-_MISSING_REFERENCE = re.compile(r"no outputs given for the stack reference '([^']+)'")
 BANNER = (
     "altostratus run: the library's own runner (altostratus.testing), not the Pulumi engine; "
     "the state lives in this process only."
@@ -106,7 +104,7 @@ def _up(
     processes: ProviderProcesses,
     progress: Progress,
     stacks: list[tuple[Project, Stack]],
-) -> Failure | None:
+) -> FailureReport | None:
     references: dict[str, dict[str, object]] = {}
     for project in projects:
         stack = Stack(
@@ -126,7 +124,7 @@ def _up(
             result = stack.preview() if options.preview else stack.up()
         except DeploymentFailed as failed:
             progress.finish(failed.result, preview=options.preview)
-            return Failure.of(project, failed.result)
+            return FailureReport.of(project, failed.result)
         progress.finish(result, preview=options.preview)
         references[reference_name(project)] = {
             name: secret(output.value) if output.secret else output.value
@@ -136,33 +134,31 @@ def _up(
 
 
 @dataclass
-class Failure:
+class FailureReport:
     """What failed, said at the very end: one line each (the program's traceback first)."""
 
     lines: list[str]
     traceback: str = ""
 
     @classmethod
-    def of(cls, project: Project, result: Result) -> Failure:
+    def of(cls, project: Project, result: Result) -> FailureReport:
         """A property a provider refused, the program's error, or a resource's failed step."""
-        if result.check_failures:
+        checks = [error for error in result.errors if error.op == "check"]
+        if checks:
             return cls([
-                f"{kind} {name!r} of {project.name}: invalid input {check.property}: "
-                f"{check.reason}"
-                for check in result.check_failures
-                for kind, _, name in [check.resource.partition(":")]
+                f"{check.kind} {check.name!r} of {project.name}: invalid input {check.property}: "
+                f"{check.message}"
+                for check in checks
             ])  # fmt: skip
-        for line in result.failures:
-            missing = _MISSING_REFERENCE.search(line)
-            if missing:
+        for error in result.errors:
+            if error.reference:
                 return cls([
-                    f"{project.name} reads the stack {missing[1]!r}, which this run does not "
+                    f"{project.name} reads the stack {error.reference!r}, which this run does not "
                     f"make: name its project first: altostratus run <its project> {project.given}"
                 ])  # fmt: skip
-        program = f"{project.name}/{STACK}: program failed: "
-        for line in result.failures:
-            if line.startswith(program):
-                message = line.removeprefix(program)
+        for error in result.errors:
+            if error.op == "program":
+                message = error.message
                 if project.traceback:
                     message += " (the program's traceback is above)"
                 return cls([f"the program of {project.name} failed: {message}"], project.traceback)

@@ -16,35 +16,46 @@ engine, against an emulator (``altostratus.emulator``)::
 
 Each operation answers a ``Result``: the stack's outputs (``OutputValue`` with ``secret``), each
 resource's operation (``create``, ``same``, ``update``, ``replace``, ``delete``, ``read``) with
-its inputs and outputs, and, when it fails, ``DeploymentFailed`` carrying the same ``Result``
-with the check failures and the property each names.
+its inputs and outputs, whether ``--expect-no-changes`` would pass, and, when it fails,
+``DeploymentFailed`` carrying the same ``Result`` with each failure as a ``Failure`` record
+(resource, operation, message, the property a check refused).
 
-What the in-process runner does as the engine does (each rule cites the engine's source):
-check against the old inputs, diff against the old outputs ("changes unknown" diffs the inputs),
-create, update, or replace (checked again with no olds; the replacement created first and the
-old resource deleted at the end, dependents first; delete-before-replace when the diff or
-``delete_before_replace`` asks, deleting first the dependents it would replace); resources no
-longer declared deleted; a resource a delete-before-replace deleted kept "pending replacement"
-when the deployment fails, and recreated (not deleted again) by the next; after the first failed
-step no other step starts (those running finish and are kept); resources registered concurrently
-as their inputs resolve; preview with unknowns and no change; secrets marked by key and
-``additional_secret_outputs``; the stack configuration stored with the state as the provider's
-inputs and used by refresh and destroy; refresh and destroy in parallel, four steps per CPU as
-the engine's default ``--parallel``; ``ResourceOptions(id=...)`` reads (an id a preview does not
+What the in-process runner does as the engine does (each rule cites the engine's or the SDK's
+source): the program runs as the Python language host runs it (``run_in_stack``: in the event
+loop, ``pulumi.run``, the organization ``organization``, registrations completed before a
+program error surfaces, stack outputs as the SDK serializes them); check against the old
+inputs, only the first invalid resource reported; diff against the old outputs ("changes
+unknown" diffs the inputs); create, update, or replace (checked again with no olds; the
+replacement created first and the old resource, marked for deletion once it exists, deleted at
+the end, dependents first; delete-before-replace when the diff or ``delete_before_replace``
+asks, deleting first the dependents it would replace); resources no longer declared deleted; a
+resource a delete-before-replace deleted kept "pending replacement" when the deployment fails,
+and recreated (not deleted again) by the next; after the first failed step no other step starts
+(those running finish and are kept); resources registered concurrently as their inputs resolve;
+preview with unknowns and no change; secrets marked by key and ``additional_secret_outputs``;
+the stack configuration stored with the state as the provider's inputs and used by refresh and
+destroy; refresh and destroy in parallel, four steps per CPU as the engine's default
+``--parallel``; refresh operations from the provider's diff of the refreshed state against the
+inputs (``RefreshStep.ResultOp``); ``ResourceOptions(id=...)`` reads (an id a preview does not
 know yet is not read; reading another resource under the URN of an owned one deletes the owned
 one; declaring a resource that was only read creates one in its place); URNs as the engine makes
-them, so ``aliases`` by name or by URN carry a resource over, and two resources of one URN fail
-the deployment; ``import_`` failing as the engine fails for dynamic providers.
+them, so ``aliases`` by name or by URN carry a resource over (a component's children with it),
+and two resources of one URN fail the deployment; ``import_`` failing as the engine fails for
+dynamic providers (and changing nothing for the id the resource has). The resource options
+``protect``, ``ignore_changes``, ``retain_on_delete``, ``deleted_with``, ``replace_with``,
+``replacement_trigger``, ``transforms`` (the resource's, its ancestors', the stack's) and
+``urn`` act as under the engine.
 
 What it does not do, so that nobody mistakes it for the engine:
 
-- resource options other than ``depends_on``, ``parent``, ``aliases``, ``id``, ``import_``,
-  ``delete_before_replace`` and ``additional_secret_outputs`` are ignored: ``protect``,
-  ``ignore_changes``, ``replace_on_changes``, ``retain_on_delete``, ``deleted_with``,
-  ``custom_timeouts`` (no effect on dynamic providers anyway), transforms and hooks;
+- the options ``hooks``, and ``provider``, ``version`` and ``plugin_download_url`` on an
+  altostratus resource, fail the deployment in one line naming them; ``state_migrations`` fail
+  as under the engine; ``replace_on_changes`` (the dynamic provider's diff names no keys),
+  ``custom_timeouts`` (the dynamic provider takes none), ``hide_diffs``, ``providers`` and
+  ``env_var_mappings`` have no effect, as under the engine (the README's table of options);
 - no ``--target``, ``--continue-on-error``, plans, policy packs, ``pulumi import``, explicit
-  provider resources (``ResourceOptions(provider=...)``): every dynamic resource uses one
-  provider configured with the stack's configuration;
+  provider resources: every dynamic resource uses one provider configured with the stack's
+  configuration;
 - resources of other providers are not run: they get the outputs the test supplies
   (``other_resources``), by default their inputs; provider functions answer through ``invoke``;
 - a ``StackReference`` sees the outputs the test gives (``references``/``set_reference``);
@@ -87,6 +98,7 @@ if TYPE_CHECKING:
     from altostratus.testing._properties import secret as secret
     from altostratus.testing._results import CheckFailureResult as CheckFailureResult
     from altostratus.testing._results import DeploymentFailed as DeploymentFailed
+    from altostratus.testing._results import Failure as Failure
     from altostratus.testing._results import ResourceResult as ResourceResult
     from altostratus.testing._results import Result as Result
     from altostratus.testing._stack import ProviderProcesses as ProviderProcesses

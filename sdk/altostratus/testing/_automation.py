@@ -26,7 +26,7 @@ from altostratus.testing._engine_events import (
 )
 from altostratus.testing._program import ConfigValue, OutputValue, full_key
 from altostratus.testing._properties import is_secret, reveal
-from altostratus.testing._results import DeploymentFailed, ResourceResult, Result, resource_key
+from altostratus.testing._results import DeploymentFailed, ResourceResult, Result, resource_keys
 from altostratus.testing._steps import EventSink
 
 PASSPHRASE = "altostratus-testing"
@@ -146,16 +146,19 @@ class AutomationStack:
         except self._auto.CommandError as error:
             result.failures.extend(_error_lines(str(error)))
         after = self._exported()
+        operations = {urn: op for urn, (_, op) in events.operations.items()}
         if command == "refresh":
-            refreshed = refresh_operations(before, after).values()
-            result.resources = {resource_key(res.urn): res for res in refreshed}
-        else:
-            for urn, (type_, op) in events.operations.items():
-                found = (
-                    after.get(urn) or before.get(urn) or ResourceResult(urn, type_, "", "", {}, {})
-                )
-                result.resources[resource_key(urn)] = dataclasses.replace(found, op=op)
+            # Each refresh step's event carries its ``ResultOp``; a resource without one keeps
+            # what the states before and after tell.
+            found = refresh_operations(before, after)
+            operations = {**{urn: res.op for urn, res in found.items()}, **operations}
+        keys = resource_keys(operations)
+        for urn, op in operations.items():
+            type_ = events.operations[urn][0] if urn in events.operations else ""
+            state = after.get(urn) or before.get(urn) or ResourceResult(urn, type_, "", "", {}, {})
+            result.resources[keys[urn]] = dataclasses.replace(state, op=op)
         result.check_failures = events.check_failures
+        result.errors = events.errors
         if result.failures or result.check_failures:
             raise DeploymentFailed(result)
         return result

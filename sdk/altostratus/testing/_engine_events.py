@@ -14,8 +14,8 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from altostratus.testing._results import CheckFailureResult, ResourceResult, resource_key
-from altostratus.testing._state import STACK_TYPE, StepEvent
+from altostratus.testing._results import CheckFailureResult, Failure, ResourceResult, resource_key
+from altostratus.testing._state import STACK_TYPE, StepEvent, urn_type
 from altostratus.testing._steps import EventSink
 
 # ``GetResourcePropertyInvalidValueError`` and ``GetResourceInvalidError`` (sdk/go/common/diag/
@@ -69,8 +69,10 @@ class EngineEvents:
     """A sink for the Automation API's ``on_event``: each resource's operation, in order.
 
     ``operations`` maps each URN to its type and operation (the last step it went through;
-    a replacement's steps all read ``replace``); ``check_failures`` holds the check failures the
-    engine reported; ``on_event`` receives a ``StepEvent`` as each step starts and ends.
+    a replacement's steps all read ``replace``; a refresh's, the operation the engine reports
+    for it, ``RefreshStep.ResultOp``); ``check_failures`` holds the check failures the engine
+    reported and ``errors`` those and each failed step; ``on_event`` receives a ``StepEvent``
+    as each step starts and ends.
     """
 
     def __init__(self, on_event: EventSink | None, *, preview: bool) -> None:
@@ -78,7 +80,9 @@ class EngineEvents:
         self.preview = preview
         self.operations: dict[str, tuple[str, str]] = {}
         self.check_failures: list[CheckFailureResult] = []
+        self.errors: list[Failure] = []
         self._started: dict[tuple[str, str], float] = {}
+        self._diagnosed: dict[str, str] = {}  # the last error the engine reported per URN
 
     def __call__(self, event: Any) -> None:
         diag = event.diagnostic_event
@@ -86,6 +90,10 @@ class EngineEvents:
             found = check_failure(diag.message)
             if found and diag.urn:
                 self.check_failures.append(CheckFailureResult(resource_key(diag.urn), *found))
+                prop, reason = found
+                self.errors.append(Failure(diag.urn, urn_type(diag.urn), "check", reason, prop))
+            elif diag.urn:
+                self._diagnosed[diag.urn] = _COLOR.sub("", diag.message).strip()
             return
         for name, status in _STATUS.items():
             step = getattr(event, name, None)
@@ -101,6 +109,10 @@ class EngineEvents:
         if status == "started":
             self._started[key] = now
         elapsed = now - self._started.get(key, now)
+        if status == "failed":
+            # ``stepExecutor`` reports the step's error as a diagnostic before the event.
+            message = self._diagnosed.get(meta.urn, "failed")
+            self.errors.append(Failure(meta.urn, meta.type, op, message))
         if op != "refresh":
             self.operations[meta.urn] = (meta.type, _SHOWN.get(op, op))
         if self.on_event is not None:
@@ -146,7 +158,9 @@ def exported_resource(res: Mapping[str, Any], op: str = "") -> ResourceResult:
 def refresh_operations(
     before: Mapping[str, ResourceResult], after: Mapping[str, ResourceResult]
 ) -> dict[str, ResourceResult]:
-    """What a refresh did to each resource, as the runner says it: same, update or delete."""
+    """What a refresh did to each resource, told by its state before and after (``same``,
+    ``update`` when its outputs changed, ``delete``): for a resource the engine's events did not
+    report."""
     found: dict[str, ResourceResult] = {}
     for urn, old in before.items():
         new = after.get(urn)

@@ -8,19 +8,15 @@ not used until the next ``up``.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
-from altostratus.testing._process import ProviderProcess
+from altostratus.testing._deletes import delete_in_order, delete_one
+from altostratus.testing._paths import ignore_changes
+from altostratus.testing._process import DiffAnswer, ProviderProcess
 from altostratus.testing._properties import annotate_secrets, mark_secret_outputs, reveal
 from altostratus.testing._state import ResourceState, Snapshot, is_dynamic
-from altostratus.testing._steps import (
-    Canceled,
-    EventSink,
-    ResourceFailed,
-    Steps,
-    antichains,
-    in_parallel,
-)
+from altostratus.testing._steps import Canceled, EventSink, ResourceFailed, Steps, in_parallel
 
 
 @dataclass
@@ -40,47 +36,66 @@ def _managed(res: ResourceState) -> bool:
 
 
 def refresh_one(process: ProviderProcess, steps: Steps, res: ResourceState) -> ResourceState | None:
-    """``RefreshStep.Apply`` (step.go): read the live resource; None when it is gone.
+    """``RefreshStep.Apply`` (step.go): read the live resource; None when it is gone."""
+    return refresh_step(process, steps, res)[0]
+
+
+def refresh_step(
+    process: ProviderProcess, steps: Steps, res: ResourceState
+) -> tuple[ResourceState | None, str]:
+    """``RefreshStep.Apply`` (step.go): the live resource (None when it is gone), and the
+    operation the engine reports for it (``RefreshStep.ResultOp``).
 
     The provider's answer is marked secret where the old state was (``annotateSecrets`` in
     ``provider_plugin.go``'s ``Read``), inputs it sends replace the old ones and none keeps them,
     and the additional secret outputs are marked again (``continueExecuteStep``).
+
+    The operation comes from the diff an ``up`` of the unchanged program would see right after
+    the refresh: the provider's ``Diff`` of the refreshed state against the old inputs, which
+    reports drift only in what the program sets. A resource read with ``get`` (external) is
+    compared by its outputs instead.
     """
     with steps.step("refresh", res.urn, res.type):
         id_, outs, inputs = process.read(res.urn, res.id, reveal(res.outputs), reveal(res.inputs))
-    if not id_:
-        return None
-    new_inputs = res.inputs if inputs is None else annotate_secrets(inputs, res.inputs)
-    outputs = annotate_secrets(outs, res.outputs)
-    outputs = mark_secret_outputs(outputs, new_inputs, res.additional_secret_outputs)
-    return ResourceState(
-        urn=res.urn,
-        type=res.type,
-        id=id_,
-        inputs=new_inputs,
-        outputs=outputs,
-        custom=res.custom,
-        external=res.external,
-        parent=res.parent,
-        dependencies=list(res.dependencies),
-        property_dependencies=dict(res.property_dependencies),
-        additional_secret_outputs=list(res.additional_secret_outputs),
-        delete=res.delete,
-        pending_replacement=res.pending_replacement,
+        if not id_:
+            return None, "delete"
+        new_inputs = res.inputs if inputs is None else annotate_secrets(inputs, res.inputs)
+        outputs = annotate_secrets(outs, res.outputs)
+        outputs = mark_secret_outputs(outputs, new_inputs, res.additional_secret_outputs)
+        new = dataclasses.replace(res, id=id_, inputs=new_inputs, outputs=outputs)
+        if res.external:
+            changed = reveal(new.outputs) != reveal(res.outputs)
+        else:
+            changed = _drifted(process, res, new)
+    return new, "update" if changed else "same"
+
+
+def _drifted(process: ProviderProcess, old: ResourceState, new: ResourceState) -> bool:
+    """``diffResource`` with the refreshed inputs and outputs as the olds and the old inputs
+    as the news; "changes unknown" compares the inputs, the ignored changes undone."""
+    diff = process.diff(
+        old.urn, new.id, reveal(new.outputs), reveal(old.inputs), reveal(new.inputs)
     )
+    if diff.changes != DiffAnswer.DIFF_UNKNOWN:
+        return diff.some
+    news = ignore_changes(old.inputs, new.inputs, old.ignore_changes)
+    return bool(reveal(new.inputs) != reveal(news))
 
 
 def refresh(
     snapshot: Snapshot, process: ProviderProcess, *, on_event: EventSink | None = None
 ) -> Outcome:
-    """Every resource read at once (``GenerateRefreshes`` makes one independent step each)."""
+    """Every resource read at once (``GenerateRefreshes`` makes one independent step each).
+
+    A component, or a resource a delete-before-replace already deleted, is not read and stays
+    the same."""
     steps = Steps(on_event, preview=False)
     targets = [res for res in snapshot.resources if _managed(res)]
-    results = in_parallel(lambda res: refresh_one(process, steps, res), targets)
+    results = in_parallel(lambda res: refresh_step(process, steps, res), targets)
     refreshed = {id(res): result for res, result in zip(targets, results, strict=True)}
     outcome = Outcome(Snapshot([], dict(snapshot.provider_config)))
     for res in snapshot.resources:
-        result = refreshed.get(id(res), res)
+        result = refreshed.get(id(res), (res, "same"))
         if isinstance(result, Canceled):
             outcome.snapshot.resources.append(res)  # not read: an earlier step failed
         elif isinstance(result, ResourceFailed):
@@ -89,12 +104,11 @@ def refresh(
         elif isinstance(result, BaseException):
             outcome.failures.append(ResourceFailed(res.urn, "refresh", str(result), cause=result))
             outcome.snapshot.resources.append(res)
-        elif result is None:
-            outcome.operations[res.urn] = "delete"
         else:
-            changed = reveal(result.outputs) != reveal(res.outputs)
-            outcome.operations[res.urn] = "update" if changed else "same"
-            outcome.snapshot.resources.append(result)
+            new, op = result
+            outcome.operations[res.urn] = op
+            if new is not None:
+                outcome.snapshot.resources.append(new)
     return outcome
 
 
@@ -103,35 +117,20 @@ def destroy(
 ) -> Outcome:
     """Every resource deleted, dependents first, each antichain in parallel.
 
-    Resources read with ``get`` are external: only forgotten (``DeleteStep.Apply``). After a
-    failed delete the engine stops; what is left stays in the state.
+    The delete steps are the engine's (``_deletes.delete_one``): a protected resource is
+    refused and stays, one read with ``get``, retained, or deleted with another resource of the
+    stack is only forgotten. After a failed delete the engine stops; what is left stays in the
+    state.
     """
     steps = Steps(on_event, preview=False)
-    outcome = Outcome(Snapshot([], dict(snapshot.provider_config)))
-    left: list[ResourceState] = []
-
-    def delete(res: ResourceState) -> None:
-        if _managed(res) and not res.external:
-            with steps.step("delete", res.urn, res.type):
-                process.delete(res.urn, res.id, reveal(res.outputs))
-
-    batches = antichains(snapshot.resources)
-    for index, batch in enumerate(batches):
-        for res, result in zip(batch, in_parallel(delete, batch), strict=True):
-            if isinstance(result, Canceled):
-                left.append(res)  # not deleted: an earlier step failed
-            elif isinstance(result, BaseException):
-                failure = result if isinstance(result, ResourceFailed) else None
-                outcome.failures.append(
-                    failure or ResourceFailed(res.urn, "delete", str(result), cause=result)
-                )
-                left.append(res)
-            else:
-                outcome.operations[res.urn] = "delete"
-        if outcome.failures:
-            left += [res for later in batches[index + 1 :] for res in later]
-            break
-    outcome.snapshot.resources = [r for r in snapshot.resources if any(r is o for o in left)]
+    deleting = {res.urn for res in snapshot.resources}
+    done = delete_in_order(
+        snapshot.resources,
+        lambda res: delete_one(process, steps, res, op="delete", deleting=deleting),
+    )
+    outcome = Outcome(Snapshot([], dict(snapshot.provider_config)), failures=done.failures)
+    outcome.operations = {res.urn: "delete" for res in done.deleted}
+    outcome.snapshot.resources = [r for r in snapshot.resources if any(r is o for o in done.left)]
     if not outcome.snapshot.resources:
         outcome.snapshot.provider_config = {}
     return outcome

@@ -1,12 +1,14 @@
-"""Running a Pulumi program in this process, its registrations handed to the step generator.
+"""Running a Pulumi program in this process as the Python language host runs it.
 
-The program runs under the Python SDK's mock runtime (``pulumi.runtime.set_mocks``) with a
-monitor that answers the SDK's requests as the engine's resource monitor does
-(``pkg/resource/deploy/source_eval.go``): ``RegisterResource`` goes to ``Deployment.register``
-with everything the SDK sent (properties with secrets and unknowns, dependencies, additional
-secret outputs, aliases, ``delete_before_replace``, ``import_``), ``ReadResource``
-(``ResourceOptions(id=...)``) to ``Deployment.read``, and a ``StackReference`` gets the outputs
-the caller supplies for that stack.
+``pulumi-language-python-exec`` (``sdk/python/cmd`` in Pulumi's repository) configures the
+runtime's settings (monitor, project, stack, organization, dry run, parallelism), gives the
+event loop a default executor of four threads per ``--parallel`` step, and runs the program with
+``pulumi.runtime.run_in_stack``. So here: the program runs inside the event loop (a top-level
+``asyncio.get_running_loop()`` works), ``pulumi.run(main)`` registers an entry point awaited
+after the program's module code, the root ``Stack`` registers its outputs as the SDK serializes
+them for the engine (``Stack._finish``: resources turned into their properties, ``None`` left
+out, secrets marked where they are), and a program that raises still waits for the
+registrations it started before its error surfaces (``run_pulumi_func``).
 """
 
 from __future__ import annotations
@@ -16,29 +18,31 @@ import contextvars
 import gc
 import warnings
 from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pulumi
-from pulumi.runtime import rpc
-from pulumi.runtime.mocks import MockCallArgs, MockMonitor, MockResourceArgs, Mocks
-from pulumi.runtime.proto import resource_pb2
-from pulumi.runtime.settings import SETTINGS, get_project, get_stack
+from pulumi.runtime.mocks import MockEngine
+from pulumi.runtime.settings import SETTINGS, Settings, configure
+from pulumi.runtime.stack import run_in_stack
 
-from altostratus.testing._engine import Deployment
 from altostratus.testing._project import run_project
-from altostratus.testing._properties import Properties, from_struct, secret, to_struct
-from altostratus.testing._state import STACK_TYPE, Goal
-from altostratus.testing._steps import ResourceFailed
+from altostratus.testing._properties import Properties, is_secret, is_unknown, secret
+from altostratus.testing._steps import PARALLEL
 
-REFERENCE_TYPE = "pulumi:pulumi:StackReference"
+if TYPE_CHECKING:
+    from altostratus.testing._monitor import EngineMonitor
 
 Program = Callable[[], None] | Path
 """A function declaring resources, or a Pulumi project directory holding ``__main__.py``."""
 
-Invoke = Callable[[str, dict[str, Any]], dict[str, Any]]
-"""Answers a provider function call (``token``, arguments) of another provider."""
+ORGANIZATION = "organization"
+"""What ``pulumi.get_organization()`` answers: a local backend's one organization."""
+
+RESOURCE_MARK = "@isPulumiResource"
+"""Added by ``massage`` to an exported resource during a preview, for the engine's display."""
 
 
 @dataclass(frozen=True)
@@ -71,111 +75,31 @@ def provider_inputs(project: str, config: Mapping[str, ConfigValue]) -> Properti
     }
 
 
-class _Calls(Mocks):
-    def __init__(self, invoke: Invoke | None) -> None:
-        self.invoke = invoke
+def stack_outputs(registered: Mapping[str, Any]) -> dict[str, OutputValue]:
+    """The stack's outputs (as registered, in JSON) as the Automation API reads them back.
 
-    def call(self, args: MockCallArgs) -> tuple[dict[str, Any], None]:
-        if self.invoke is None:
-            raise NotImplementedError(f"no answer for the function {args.token}")
-        return self.invoke(args.token, dict(args.args)), None
+    ``LocalWorkspace.stack_outputs`` runs ``pulumi stack output --json`` with and without
+    ``--show-secrets``: an output is secret when the masked value is ``"[secret]"`` as a whole,
+    so a secret nested in a plain object leaves the output plain. The JSON writes integral
+    numbers without a fraction and objects' keys in order. A preview's values not known yet are
+    None.
+    """
+    return {
+        key: OutputValue(_as_json(registered[key]), is_secret(registered[key]))
+        for key in sorted(registered)
+    }
 
-    def new_resource(self, args: MockResourceArgs) -> tuple[str, dict[str, Any]]:
-        raise AssertionError("the engine monitor registers resources itself")
 
-
-class EngineMonitor(MockMonitor):
-    """The SDK's resource monitor, answering as the engine does (see the module docstring)."""
-
-    def __init__(
-        self,
-        deployment: Deployment,
-        references: Mapping[str, Mapping[str, Any]],
-        invoke: Invoke | None = None,
-    ) -> None:
-        super().__init__(_Calls(invoke))
-        self.deployment = deployment
-        self.references = references
-
-    def make_urn(self, parent: str, type_: str, name: str) -> str:
-        """The URN the engine gives (``Deployment.generateURN`` in
-        ``pkg/resource/deploy/deployment.go``): the parent's whole qualified type before the
-        resource's, none for a child of the stack itself."""
-        if parent:
-            qualified = parent.split("::")[2]
-            if qualified != STACK_TYPE:
-                type_ = f"{qualified}${type_}"
-        return "urn:pulumi:" + "::".join([get_stack(), get_project(), type_, name])
-
-    def _aliases(self, request: Any, urn: str) -> list[str]:
-        found = list(request.aliasURNs)
-        for alias in request.aliases:
-            if alias.urn:
-                found.append(alias.urn)
-                continue
-            spec = alias.spec
-            parent = "" if spec.noParent else (spec.parentUrn or request.parent)
-            old = self.make_urn(parent, spec.type or request.type, spec.name or request.name)
-            stack, project = spec.stack, spec.project
-            if stack or project:
-                parts = old.split("::")
-                parts[0] = f"urn:pulumi:{stack or parts[0].removeprefix('urn:pulumi:')}"
-                parts[1] = project or parts[1]
-                old = "::".join(parts)
-            if old != urn:
-                found.append(old)
-        return found
-
-    def _goal(self, request: Any, urn: str, properties: Properties) -> Goal:
-        dependencies = getattr(request, "propertyDependencies", {})
-        return Goal(
-            urn=urn,
-            type=request.type,
-            name=request.name,
-            properties=properties,
-            custom=bool(getattr(request, "custom", True)),
-            parent=request.parent,
-            dependencies=list(request.dependencies),
-            property_dependencies={key: list(deps.urns) for key, deps in dependencies.items()},
-            additional_secret_outputs=list(request.additionalSecretOutputs),
-        )
-
-    def RegisterResource(self, request: Any) -> Any:
-        urn = self.make_urn(request.parent, request.type, request.name)
-        if request.type == STACK_TYPE:
-            return resource_pb2.RegisterResourceResponse(urn=urn)
-        goal = self._goal(request, urn, from_struct(request.object))
-        goal.aliases = self._aliases(request, urn)
-        goal.import_id = request.importId
-        if request.deleteBeforeReplaceDefined:
-            goal.delete_before_replace = request.deleteBeforeReplace
-        id_, outputs = self.deployment.register(goal)
-        self.resources[urn] = MockMonitor.ResourceRegistration(urn, id_, outputs)
-        return resource_pb2.RegisterResourceResponse(urn=urn, id=id_, object=to_struct(outputs))
-
-    def ReadResource(self, request: Any) -> Any:
-        urn = self.make_urn(request.parent, request.type, request.name)
-        if request.type == REFERENCE_TYPE:
-            # The builtin provider reads the stack its ``name`` input names (``StackReference``'s
-            # ``stack_name``, by default the resource's name): ``readStackReference`` in
-            # ``pkg/resource/deploy/builtins.go``.
-            stack = str(from_struct(request.properties).get("name") or request.id)
-            if stack not in self.references:
-                message = (
-                    f"no outputs given for the stack reference {stack!r}: give them "
-                    "with Stack(references=...) or stack.set_reference(...)"
-                )
-                self.deployment.fail(ResourceFailed(urn, "read", message))
-            given = dict(self.references[stack])
-            secrets = [key for key, value in given.items() if rpc.is_rpc_secret(value)]
-            outputs = {"name": stack, "outputs": given, "secretOutputNames": secrets}
-            id_ = stack
-        else:
-            goal = self._goal(request, urn, from_struct(request.properties))
-            goal.custom = True
-            id_, outputs = self.deployment.read(goal, request.id)
-        self.resources[urn] = MockMonitor.ResourceRegistration(urn, id_, outputs)
-        return resource_pb2.ReadResourceResponse(urn=urn, properties=to_struct(outputs))
+def _as_json(value: Any) -> Any:
+    if is_secret(value):
+        return _as_json(value.get("value"))
+    if isinstance(value, dict):
+        return {k: _as_json(value[k]) for k in sorted(value) if k != RESOURCE_MARK}
+    if isinstance(value, list):
+        return [_as_json(item) for item in value]
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return None if is_unknown(value) else value
 
 
 def run(
@@ -201,6 +125,8 @@ def _run(
 ) -> dict[str, OutputValue]:
     loop = asyncio.new_event_loop()
     loop.set_exception_handler(_quiet_about_reported_failures)
+    executor = ThreadPoolExecutor(max_workers=PARALLEL * 4)
+    loop.set_default_executor(executor)
     asyncio.set_event_loop(loop)
     _forget_earlier_runs()
     failed = True
@@ -208,40 +134,56 @@ def _run(
         values = {full_key(project, key): item.value for key, item in config.items()}
         secrets = [full_key(project, key) for key, item in config.items() if item.secret]
         pulumi.runtime.set_all_config(values, secrets)
-        pulumi.runtime.set_mocks(
-            monitor.mocks, project=project, stack=stack, preview=preview, monitor=monitor
+        root = str(program if isinstance(program, Path) else Path.cwd())
+        settings = Settings(
+            project=project,
+            stack=stack,
+            monitor=monitor,
+            engine=MockEngine(None),
+            parallel=PARALLEL,
+            dry_run=preview,
+            organization=ORGANIZATION,
+            root_directory=root,
         )
-        if isinstance(program, Path):
-            run_project(program)
-        else:
-            program()
-        outputs = loop.run_until_complete(_exports())
+        configure(settings)
+        main = (lambda: run_project(program)) if isinstance(program, Path) else program
+        loop.run_until_complete(run_in_stack(main))
         failed = False
-        return outputs
+        return stack_outputs(monitor.stack_outputs)
     finally:
+        monitor.close()
         _forget_earlier_runs()
-        for task in asyncio.all_tasks(loop):
-            task.cancel()
-        asyncio.set_event_loop(None)
-        loop.close()
-        if failed:
-            _drop_abandoned_outputs()
+        with warnings.catch_warnings():
+            # A failed program leaves Outputs whose coroutines never ran: they are dropped here,
+            # quietly, rather than each warning that it was never awaited (the failure is
+            # reported).
+            warnings.filterwarnings("ignore", "coroutine .* was never awaited", RuntimeWarning)
+            _cancel_the_rest(loop)
+            asyncio.set_event_loop(None)
+            loop.close()
+            if failed:
+                gc.collect()
+        # Registrations still running finish on their own; the deployment waits for them.
+        executor.shutdown(wait=False)
 
 
-def _drop_abandoned_outputs() -> None:
-    """A failed program leaves Outputs whose coroutines never ran; collect them now, quietly,
-    rather than let each warn later that it was never awaited (the failure is reported)."""
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", "coroutine .* was never awaited", RuntimeWarning)
-        gc.collect()
+def _cancel_the_rest(loop: asyncio.AbstractEventLoop) -> None:
+    """Cancel what a failed program left pending and let the cancellations run, as
+    ``asyncio.run`` does before it closes its loop."""
+    tasks = asyncio.all_tasks(loop)
+    for task in tasks:
+        task.cancel()
+    if tasks:
+        loop.run_until_complete(asyncio.gather(*tasks, return_exceptions=True))
 
 
 def _quiet_about_reported_failures(
     loop: asyncio.AbstractEventLoop, context: dict[str, Any]
 ) -> None:
-    """A failed resource fails every output that needs it; the operation's result reports the
-    failure once, so the futures nobody awaited need not report it again."""
-    if isinstance(context.get("exception"), ResourceFailed):
+    """A failed program or resource fails every output that needs it; the operation's result
+    reports the failure once, so the futures nobody awaited need not report it again (the
+    language host silences asyncio's log for the same reason)."""
+    if "exception" in context:
         return
     loop.default_exception_handler(context)
 
@@ -251,17 +193,3 @@ def _forget_earlier_runs() -> None:
     does): a failed program leaves tasks of its closed event loop there."""
     SETTINGS.rpc_manager.clear()
     SETTINGS.outputs.clear()
-
-
-async def _exports() -> dict[str, OutputValue]:
-    from pulumi.runtime.stack import wait_for_rpcs
-
-    await wait_for_rpcs()
-    root = pulumi.runtime.get_root_resource()
-    assert root is not None
-    exported: dict[str, Any] = dict(getattr(root, "outputs", {}))
-    outputs: dict[str, OutputValue] = {}
-    for name, value in exported.items():
-        output = pulumi.Output.from_input(value)
-        outputs[name] = OutputValue(await output.future(), bool(await output.is_secret()))
-    return outputs

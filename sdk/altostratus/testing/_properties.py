@@ -3,9 +3,9 @@
 Values use the Python SDK's wire conventions: a secret is the wrapper
 ``{"4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", "value": ...}``
 (``pulumi.runtime.rpc.wrap_rpc_secret``) and an unknown is the sentinel string
-``pulumi.runtime.rpc.UNKNOWN``. The engine keeps the secret bit on every value it stores; a
-dynamic provider does not accept secrets, so the engine strips them before each call
-(``pkg/resource/plugin/provider_plugin.go``: ``MarshalProperties`` with
+``pulumi.runtime.rpc.UNKNOWN`` (``pulumi.output.Unknown`` once decoded). The engine keeps the
+secret bit on every value it stores; a dynamic provider does not accept secrets, so the engine
+strips them before each call (``pkg/resource/plugin/provider_plugin.go``: ``MarshalProperties`` with
 ``KeepSecrets: protocol.acceptSecrets``, false for ``python -m pulumi.dynamic``) and marks them
 again on what comes back (``annotateSecrets``).
 """
@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from google.protobuf import struct_pb2
+from pulumi.output import Unknown
 from pulumi.runtime import rpc
 
 Properties = dict[str, Any]
@@ -53,13 +54,18 @@ def contains_secrets(value: Any) -> bool:
     return False
 
 
+def is_unknown(value: Any) -> bool:
+    """Whether ``value`` is not known yet: the wire's sentinel, or ``Unknown`` once decoded."""
+    return isinstance(value, Unknown) or (isinstance(value, str) and value == UNKNOWN)
+
+
 def contains_unknowns(value: Any) -> bool:
     value = rpc.unwrap_rpc_secret(value)
     if isinstance(value, dict):
         return any(contains_unknowns(item) for item in value.values())
     if isinstance(value, list):
         return any(contains_unknowns(item) for item in value)
-    return bool(value == UNKNOWN)
+    return is_unknown(value)
 
 
 def annotate_secrets(outs: Properties, ins: Mapping[str, Any]) -> Properties:

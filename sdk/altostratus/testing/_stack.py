@@ -11,12 +11,11 @@ from typing import TYPE_CHECKING, Any
 
 from altostratus.testing._automation import AutomationStack, cli_available
 from altostratus.testing._engine import Deployment, OtherProvider
+from altostratus.testing._monitor import EngineMonitor, Invoke
 from altostratus.testing._operations import destroy, refresh
 from altostratus.testing._process import ProviderProcess
 from altostratus.testing._program import (
     ConfigValue,
-    EngineMonitor,
-    Invoke,
     OutputValue,
     Program,
     full_key,
@@ -26,7 +25,7 @@ from altostratus.testing._program import (
 from altostratus.testing._project import load_project_name, stack_config
 from altostratus.testing._properties import Properties, reveal, secret
 from altostratus.testing._results import DeploymentFailed, Result
-from altostratus.testing._state import Goal, Snapshot
+from altostratus.testing._state import STACK_TYPE, Goal, Snapshot
 from altostratus.testing._steps import Canceled, EventSink, ResourceFailed
 
 ENGINES = ("runner", "pulumi", "auto")
@@ -173,7 +172,10 @@ class Stack:
         return self._deploy(preview=False)
 
     def refresh(self) -> Result:
-        """``pulumi refresh``: every resource read, with the configuration stored in the state."""
+        """``pulumi refresh``: every resource read, with the configuration stored in the state;
+        each resource's operation is the one the engine reports (``update`` for drift in what
+        the program sets), and ``Result.expect_no_changes`` says whether
+        ``--expect-no-changes`` would pass."""
         if self.engine == "pulumi":
             return self._automation_stack().run("refresh", self.on_event)
         process = self.processes.get(self.state.provider_config)
@@ -241,8 +243,9 @@ class Stack:
             program_error is f or program_error is f.cause for f in failures
         )
         if program_error is not None and not reported:
+            # The language host reports the program's error on the stack resource.
             message = f"{type(program_error).__name__}: {program_error}"
-            failures.append(ResourceFailed(f"{self.project}/{self.name}", "program", message))
+            failures.append(ResourceFailed(self._stack_urn(), "program", message))
         return self._conclude(command, deployment.operations, snapshot, failures, outputs, preview)
 
     def _conclude(
@@ -260,6 +263,10 @@ class Stack:
         if failures:
             raise DeploymentFailed(result)
         return result
+
+    def _stack_urn(self) -> str:
+        name = f"{self.project}-{self.name}"
+        return f"urn:pulumi:{self.name}::{self.project}::{STACK_TYPE}::{name}"
 
     def _other_provider(self) -> OtherProvider:
         supply = self.other_resources

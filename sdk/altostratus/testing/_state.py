@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from altostratus.testing._properties import Properties, plain_secrets
 
@@ -33,7 +34,10 @@ class ResourceState:
     refers to them but does not own them, so destroy only forgets them. ``delete`` marks an old
     resource replaced but not yet deleted (a failed deployment leaves it for the next one);
     ``pending_replacement`` one a delete-before-replace deleted before creating its replacement
-    (``PendingReplacement``): the next deployment replaces it without deleting it again.
+    (``PendingReplacement``): the next deployment replaces it without deleting it again. The
+    options the engine keeps with the state (``protect``, ``retain_on_delete``,
+    ``deleted_with``, ``replace_with``, ``ignore_changes``, ``replacement_trigger``, the
+    ``import_id`` it was imported with) act on later operations, refresh and destroy too.
     """
 
     urn: str
@@ -49,18 +53,25 @@ class ResourceState:
     additional_secret_outputs: list[str] = field(default_factory=list)
     delete: bool = False
     pending_replacement: bool = False
+    protect: bool = False
+    retain_on_delete: bool = False
+    deleted_with: str = ""
+    replace_with: list[str] = field(default_factory=list)
+    ignore_changes: list[str] = field(default_factory=list)
+    replacement_trigger: Any = None
+    import_id: str = ""
 
     @property
     def name(self) -> str:
         return urn_name(self.urn)
 
     def depends_on(self) -> set[str]:
-        """Every resource this one needs: its parent, dependencies and property dependencies."""
-        found = set(self.dependencies)
+        """Every resource this one needs: its parent, dependencies, property dependencies, the
+        resource it is deleted with and those it is replaced with (``GetAllDependencies``)."""
+        found = set(self.dependencies) | set(self.replace_with)
         for urns in self.property_dependencies.values():
             found.update(urns)
-        if self.parent:
-            found.add(self.parent)
+        found.update(urn for urn in (self.parent, self.deleted_with) if urn)
         return found
 
 
@@ -93,9 +104,27 @@ class Snapshot:
         return found
 
 
+@dataclass(frozen=True)
+class Alias:
+    """One alias of a registration: a whole ``urn``, or the parts that differ from the resource's
+    (an empty part keeps the resource's own; ``no_parent`` drops its parent)."""
+
+    urn: str = ""
+    name: str = ""
+    type: str = ""
+    parent: str = ""
+    no_parent: bool = False
+    stack: str = ""
+    project: str = ""
+
+
 @dataclass
 class Goal:
-    """One resource as the program registers it (a ``RegisterResourceRequest``, decoded)."""
+    """One resource as the program registers it (a ``RegisterResourceRequest``, decoded).
+
+    ``protect`` and ``retain_on_delete`` are None when the program left them unset; the
+    ``replacement_trigger`` is None when there is none (a null).
+    """
 
     urn: str
     type: str
@@ -107,8 +136,15 @@ class Goal:
     property_dependencies: dict[str, list[str]] = field(default_factory=dict)
     additional_secret_outputs: list[str] = field(default_factory=list)
     delete_before_replace: bool | None = None
-    aliases: list[str] = field(default_factory=list)
+    aliases: list[Alias] = field(default_factory=list)
     import_id: str = ""
+    protect: bool | None = None
+    retain_on_delete: bool | None = None
+    deleted_with: str = ""
+    replace_with: list[str] = field(default_factory=list)
+    ignore_changes: list[str] = field(default_factory=list)
+    replace_on_changes: list[str] = field(default_factory=list)
+    replacement_trigger: Any = None
 
 
 @dataclass(frozen=True)

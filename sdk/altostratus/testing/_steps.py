@@ -9,11 +9,12 @@ runs independent steps (``pkg/resource/deploy/step_executor.go``).
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from typing import TypeVar
+from typing import ClassVar, TypeVar
 
 from altostratus.testing._process import CheckFailure, call_failure
 from altostratus.testing._state import ResourceState, StepEvent
@@ -29,7 +30,14 @@ in ``pkg/cmd/pulumi/operations/up.go``). The provider process serves four calls 
 
 
 class ResourceFailed(Exception):
-    """A step failed: the message is the one line the engine would print for the resource."""
+    """A step failed: the message is the one line the engine would print for the resource.
+
+    ``failures`` are a check's refused properties; ``reference`` the stack a
+    ``StackReference`` named when the test gave no outputs for it. ``cancels`` tells whether
+    the failure stops the steps not yet started.
+    """
+
+    cancels: ClassVar[bool] = True
 
     def __init__(
         self,
@@ -40,6 +48,7 @@ class ResourceFailed(Exception):
         failures: Sequence[CheckFailure] = (),
         cause: BaseException | None = None,
         details: str = "",
+        reference: str = "",
     ) -> None:
         super().__init__(f"{urn}: {op} failed: {message}")
         self.urn = urn
@@ -48,6 +57,7 @@ class ResourceFailed(Exception):
         self.failures = list(failures)
         self.cause = cause
         self.details = details or message
+        self.reference = reference
 
 
 class Canceled(ResourceFailed):
@@ -74,9 +84,16 @@ class Steps:
         self.sink = sink
         self.preview = preview
         self.canceled = False
+        self._lock = threading.Lock()
 
     def cancel(self) -> None:
         self.canceled = True
+
+    def first_failure(self) -> bool:
+        """Cancel the steps; whether no step had failed before (only one caller is first)."""
+        with self._lock:
+            first, self.canceled = not self.canceled, True
+        return first
 
     def check_canceled(self, urn: str) -> None:
         """Raise ``Canceled`` for ``urn`` once a step has failed."""
@@ -96,7 +113,8 @@ class Steps:
         try:
             yield
         except ResourceFailed as failed:
-            self.cancel()
+            if failed.cancels:
+                self.cancel()
             self.emit(op, urn, type_, "failed", time.monotonic() - started, failed.message)
             raise
         except Exception as error:
