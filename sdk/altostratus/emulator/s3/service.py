@@ -13,11 +13,17 @@ from urllib.parse import parse_qsl
 
 from moto.moto_server.werkzeug_app import create_backend_app
 
-from altostratus.emulator.s3 import auth, body, sigv4, store
+from altostratus.emulator.s3 import auth, body, copy_source, sigv4, store
 from altostratus.emulator.s3.directory import S3Bucket, S3Directory, S3Key
-from altostratus.emulator.s3.errors import S3Error, access_denied, new_request_id, quota_exceeded
+from altostratus.emulator.s3.errors import (
+    S3Error,
+    access_denied,
+    new_request_id,
+    no_such_upload,
+    quota_exceeded,
+)
 from altostratus.emulator.s3.listing import list_buckets_xml
-from altostratus.emulator.s3.operations import Kind, Operation, classify
+from altostratus.emulator.s3.operations import Kind, Operation, classify, path_bytes, raw_path
 
 StartResponse = Callable[..., Any]
 _PATH_STYLE_HOST = re.compile(r"(localhost|[^.]+|[\d.]+|\[[0-9a-fA-F:.]+\])(:\d+)?")
@@ -116,13 +122,16 @@ class S3Service:
             )
         if operation.copy_source is not None:
             auth.authorize(self._directory, operation.copy_source.bucket, key)
+        upload_id = operation.upload_id
+        if upload_id is not None and not store.has_upload(bucket.name, upload_id, operation.key):
+            raise no_such_upload(upload_id)
         data = signer.body
         if data is None:
             data = body.read_body(environ)
             signer.check_payload(data)
         body.check_content_md5(environ, data)
         with self._reservation(bucket, *_size_change(operation, environ, data)):
-            answer = self._forward(environ, key.access_key_id, data, start_response)
+            answer = self._forward(environ, operation, key.access_key_id, data, start_response)
         if self.on_change is not None and environ["REQUEST_METHOD"] in ("PUT", "POST", "DELETE"):
             self.on_change(bucket.name)
         return answer
@@ -151,18 +160,29 @@ class S3Service:
     def _forward(
         self,
         environ: dict[str, Any],
+        operation: Operation,
         access_key_id: str,
         data: bytes,
         start_response: StartResponse,
     ) -> Iterable[bytes]:
         """Hand a verified request to moto, which checks no signatures of its own.
 
-        moto treats a request without credentials as anonymous and applies ACLs, so a header-signed
-        request keeps an Authorization header, rewritten to name this service's region. moto
-        would parse a form-typed PUT body as a form and store nothing, so such a body is passed
-        on as ``application/octet-stream``.
+        moto reads the key from ``RAW_URI``, decoding it once, so it is handed the path as sent
+        (and ``PATH_INFO`` decoded once to match), and the copy source in the spelling that names
+        exactly the source authorized. moto treats a request without credentials as anonymous and
+        applies ACLs, so a header-signed request keeps an Authorization header, rewritten to name
+        this service's region. moto would parse a form-typed PUT body as a form and store nothing,
+        so such a body is passed on as ``application/octet-stream``.
         """
         forwarded = dict(environ)
+        path = raw_path(environ)
+        query = str(environ.get("QUERY_STRING", ""))
+        forwarded["RAW_URI"] = path + (f"?{query}" if query else "")
+        forwarded["PATH_INFO"] = path_bytes(environ).decode("latin-1")
+        forwarded.pop("REQUEST_URI", None)
+        forwarded.pop(copy_source.HEADER, None)
+        if operation.copy_source is not None:
+            forwarded[copy_source.HEADER] = operation.copy_source.canonical()
         form_type = str(environ.get("CONTENT_TYPE", "")).split(";")[0].strip().lower()
         if environ["REQUEST_METHOD"] == "PUT" and form_type in _FORM_TYPES:
             forwarded["CONTENT_TYPE"] = "application/octet-stream"

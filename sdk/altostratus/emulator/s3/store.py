@@ -88,6 +88,13 @@ def object_size(name: str, key_name: str, version_id: str | None = None) -> int 
     return _size(versions[-1]) if versions else None
 
 
+def has_upload(name: str, upload_id: str, key_name: str) -> bool:
+    """Whether the bucket holds an unfinished upload of that id, for that key."""
+    bucket = _bucket(name)
+    upload = None if bucket is None else bucket.multiparts.get(upload_id)
+    return upload is not None and upload.key_name == key_name
+
+
 def part_size(name: str, upload_id: str, part_number: int) -> int:
     bucket = _bucket(name)
     upload = None if bucket is None else bucket.multiparts.get(upload_id)
