@@ -115,6 +115,7 @@ class Emulator:
         for bucket in buckets:
             self.s3.create_bucket(bucket)
             folder.objects.restore(bucket)
+            self.s3.count_bucket(bucket)
 
         taker = snapshot.Changes(self.state)
 
@@ -127,7 +128,7 @@ class Emulator:
 
         self.app.on_change = save
         self.dispatcher.on_change = save
-        self.s3.on_change = folder.objects.sync
+        self.s3.on_change = folder.objects.save
         self.s3.on_removed = folder.objects.forget
         self._save = save
         save(compact=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import quote, unquote_to_bytes, urlsplit
 
@@ -61,6 +61,17 @@ class Kind(enum.Enum):
 
 
 @dataclass(frozen=True)
+class Touched:
+    """What a write may change in its bucket: the versions of ``keys``, the parts of
+    ``uploads``, or (``whole``) anything in it."""
+
+    bucket: str
+    keys: tuple[str, ...] = ()
+    uploads: tuple[str, ...] = ()
+    whole: bool = False
+
+
+@dataclass(frozen=True)
 class Operation:
     kind: Kind
     bucket: str
@@ -68,6 +79,8 @@ class Operation:
     upload_id: str | None = None
     part_number: int | None = None
     copy_source: CopySource | None = None
+    touched: Touched | None = None
+    """What the request may change; None when it changes no object (a read, a new upload)."""
 
     @property
     def resource(self) -> str:
@@ -107,11 +120,35 @@ def signing_paths(environ: Mapping[str, Any]) -> list[str]:
     return [sent] if canonical == sent else [sent, canonical]
 
 
+def _touched(method: str, bucket: str, key: str, query: Mapping[str, str]) -> Touched | None:
+    if method not in ("PUT", "POST", "DELETE"):
+        return None
+    if not key:
+        return Touched(bucket, whole=True)  # DeleteObjects, or a setting (versioning, ...)
+    upload_id = query.get("uploadId")
+    if method == "POST" and "uploads" in query:
+        return None  # a new upload holds nothing yet
+    if method == "POST" and upload_id:
+        return Touched(bucket, (key,), (upload_id,))  # its parts become the key
+    if upload_id:
+        return Touched(bucket, uploads=(upload_id,))  # a part, or the upload aborted
+    return Touched(bucket, keys=(key,))
+
+
 def classify(environ: Mapping[str, Any], query: Mapping[str, str]) -> Operation:
     """What the request does; any request naming a copy source carries it, to be authorized."""
     method = str(environ["REQUEST_METHOD"]).upper()
     bucket, _, key = decoded_path(environ).removeprefix("/").partition("/")
     source = copy_source.read(environ)
+    return replace(
+        _classify(method, bucket, key, query, source),
+        touched=_touched(method, bucket, key, query) if bucket else None,
+    )
+
+
+def _classify(
+    method: str, bucket: str, key: str, query: Mapping[str, str], source: CopySource | None
+) -> Operation:
     if not bucket:
         kind = Kind.LIST_BUCKETS if method == "GET" else Kind.OTHER
         return Operation(kind, "", "", copy_source=source)
