@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -10,10 +9,9 @@ from typing import Any
 
 import boto3
 from botocore.config import Config
-from moto.moto_server.werkzeug_app import MotoRequestHandler
-from werkzeug.serving import make_server
 
 from altostratus.emulator.s3 import S3Bucket, S3Key, S3Service
+from altostratus.emulator.server import BackgroundServer
 
 OWNER = S3Key("AKIAOWNER00000000001", "owner-secret-" + "o" * 27, "account-a")
 SIBLING = S3Key("AKIASIBLING000000002", "sibling-secret-" + "s" * 25, "account-a")
@@ -95,14 +93,14 @@ class S3Server:
 
 
 def serve_s3(wall_time: Callable[[], float] = time.time) -> Iterator[S3Server]:
-    """Serve a fresh front on a free port; the test modules wrap this in a fixture."""
+    """Serve a fresh front on a free port, with the emulator's own server; the test modules wrap
+    this in a fixture."""
     directory = FakeDirectory()
     service = S3Service(directory, wall_time=wall_time)
-    server = make_server("127.0.0.1", 0, service, threaded=True, request_handler=MotoRequestHandler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
+    server = BackgroundServer("127.0.0.1", 0, service, "S3")
+    server.start()
     try:
-        yield S3Server(f"http://127.0.0.1:{server.server_port}", directory, service)
+        yield S3Server(server.url("127.0.0.1"), directory, service)
     finally:
-        server.shutdown()
+        server.stop()
         service.reset()

@@ -38,6 +38,11 @@ from altostratus.emulator.webhooks import WebhookDispatcher
 __all__ = ["Clock", "Emulator", "StateFileError"]
 
 
+def _one_line(error: BaseException) -> str:
+    lines = str(error).splitlines()
+    return lines[0][:200] if lines else ""
+
+
 class Emulator:
     def __init__(
         self,
@@ -104,8 +109,8 @@ class Emulator:
             except IncompatibleState as error:
                 problem = f"was written by an incompatible version ({error})"
                 raise DamagedStateFile(folder.state_file, problem) from None
-            except (KeyError, TypeError, ValueError) as error:
-                problem = f"is damaged ({type(error).__name__}: {error})"
+            except Exception as error:  # any other shape than the emulator writes
+                problem = f"is damaged ({type(error).__name__}: {_one_line(error)})"
                 raise DamagedStateFile(folder.state_file, problem) from None
         self.api_key = self.state.default_account.api_key
         with self.state.lock:
@@ -115,6 +120,7 @@ class Emulator:
         for bucket in buckets:
             self.s3.create_bucket(bucket)
             folder.objects.restore(bucket)
+            self.s3.count_bucket(bucket)
 
         taker = snapshot.Changes(self.state)
 
@@ -127,7 +133,7 @@ class Emulator:
 
         self.app.on_change = save
         self.dispatcher.on_change = save
-        self.s3.on_change = folder.objects.sync
+        self.s3.on_change = folder.objects.save
         self.s3.on_removed = folder.objects.forget
         self._save = save
         save(compact=True)

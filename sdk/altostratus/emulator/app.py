@@ -44,6 +44,9 @@ from altostratus.emulator.wire import (
 )
 
 logger = logging.getLogger("altostratus.emulator")
+SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
+#: Set in a request's environ once a handler runs: only then may the request change the state.
+_HANDLED = "altostratus.handled"
 
 
 def service_router(routes: Iterable[Route]) -> Router[Route]:
@@ -69,8 +72,8 @@ class EmulatorApp:
         self.limiter = RateLimiter(state.clock, rate_limit)
         self.router = service_router(ROUTES)
         self.url_map = self.router.url_map
-        #: Called after every request that may change something (any method but GET, HEAD and
-        #: OPTIONS), before it is answered: the state folder's save.
+        #: Called after every request that may have changed something (any method but GET, HEAD
+        #: and OPTIONS that reached a handler), before it is answered: the state folder's save.
         self.on_change: Callable[[], None] | None = None
         #: The ``Host`` values naming the API where it is served (set by ``Emulator.start``);
         #: admin requests for any other host are refused. None: not served, not checked.
@@ -85,11 +88,16 @@ class EmulatorApp:
         request = Request(environ)
         if request.path == "/_emulator" or request.path.startswith("/_emulator/"):
             response = admin.dispatch(self, request)
+            changed = response.status_code < 400
         elif request.path == "/openapi.json" and request.method in ("GET", "HEAD"):
             response = json_response(openapi.document())
+            changed = False
         else:
             response = self.serve(request)
-        if self.on_change is not None and request.method not in ("GET", "HEAD", "OPTIONS"):
+            changed = bool(environ.get(_HANDLED))
+        # A request refused before any handler ran (no key, a bad body, the rate limit, an
+        # injected fault) changed nothing: it costs the state folder nothing either.
+        if self.on_change is not None and changed and request.method not in SAFE_METHODS:
             try:
                 self.on_change()
             except Exception:
@@ -157,6 +165,7 @@ class EmulatorApp:
             region = resolve_region(request, params)
             call = Call(self.state, account, region, params, request.args.to_dict(), self.events)
             settled = Effects()  # the removals whose time has come, whatever the handler does
+            request.environ[_HANDLED] = True
             try:
                 with self.state.lock:
                     self.state.settle(settled)

@@ -60,6 +60,10 @@ class StateFolder:
             self._lock_file = None
             raise StateFileError(f"{self.path} is in use by another emulator")
         self.state_file = self.path / STATE_FILE
+        for name in ("objects", JOURNAL):
+            if (self.path / name).exists() and not (self.path / name).is_dir():
+                self.close()
+                raise DamagedStateFile(self.path / name, "is not a folder")
         self.objects = ObjectFiles(self.path / "objects")
         self.journal = Journal(self.path / JOURNAL)
         self._write_lock = threading.Lock()

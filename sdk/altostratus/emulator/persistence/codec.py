@@ -4,7 +4,8 @@ Plain JSON values stay as they are; everything else is an object with one ``@`` 
 (a dataclass of the emulator, by module and name, with every field), ``@dict``, ``@tuple``,
 ``@set``, ``@datetime``, ``@bytes``, ``@network`` and ``@address``. Only dataclasses defined in the
 emulator's own modules are made when reading, and a record whose fields differ from its class's
-(a file from another version of the emulator) is refused: nothing is guessed or dropped.
+(a file from another version of the emulator) is refused: nothing is guessed or dropped; so is
+a record whose field does not hold what its type says (``shapes``).
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ import importlib
 import ipaddress
 from datetime import datetime
 from typing import Any
+
+from altostratus.emulator.persistence.shapes import check_record
 
 _MODULES = "altostratus.emulator."
 
@@ -98,4 +101,5 @@ def _record(name: str, fields: dict[str, Any]) -> Any:
     record = object.__new__(kind)
     for field_name, encoded in fields.items():
         object.__setattr__(record, field_name, decode(encoded))
+    check_record(record)
     return record

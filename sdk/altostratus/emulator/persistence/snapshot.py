@@ -5,11 +5,12 @@ the journal keeps and ``replay`` applies to a saved body."""
 
 from __future__ import annotations
 
+import typing
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from altostratus.emulator.persistence.codec import decode, encode
-from altostratus.emulator.state.accounts import Accounts
+from altostratus.emulator.state.accounts import Account, Accounts
 
 if TYPE_CHECKING:
     from altostratus.emulator.clock import Clock
@@ -120,6 +121,8 @@ class Changes:
 
 def replay(body: dict[str, Any], changes: Iterable[dict[str, Any]]) -> None:
     """Apply journalled changes, in order, to a captured body, in place."""
+    for name in STORES:
+        _expect(isinstance(body["stores"][name], list), f"stores.{name} is not a list")
     stores = {
         name: {record["fields"]["id"]: record for record in body["stores"][name]} for name in STORES
     }
@@ -148,22 +151,55 @@ def replay(body: dict[str, Any], changes: Iterable[dict[str, Any]]) -> None:
 
 
 def apply(body: dict[str, Any], state: State, clock: Clock, dispatcher: WebhookDispatcher) -> None:
-    """Replace the emulator's state with a captured one (before it serves anything)."""
+    """Replace the emulator's state with a captured one (before it serves anything); a body of
+    another shape than ``capture`` makes is refused (``ValueError`` saying where)."""
     with state.lock:
         accounts = Accounts()
-        for account in decode(body["accounts"]):
+        for account in _records(body["accounts"], Account, "accounts"):
             accounts.by_id[account.id] = account
         state.accounts = accounts
         state.default_account = accounts.by_id[body["default_account"]]
         state.rebuild(with_defaults=False)
         for name in STORES:
-            records = getattr(state, name).records
-            for record in decode(body["stores"][name]):
-                records[record.id] = record
-        state.public_pool.used = set(body["public_addresses"])
-        removals = body.get("removals", {})  # absent from files of earlier versions
-        for name in STORES:
             store = getattr(state, name)
-            store.removals = {i: float(at) for i, at in removals.get(name, {}).items()}
+            for record in _records(body["stores"][name], _record_type(store), f"stores.{name}"):
+                store.records[record.id] = record
+        addresses = body["public_addresses"]
+        _expect(_all(addresses, list, str), "public_addresses is not a list of addresses")
+        state.public_pool.used = set(addresses)
+        removals = body.get("removals", {})  # absent from files of earlier versions
+        _expect(isinstance(removals, dict), "removals is not an object")
+        for name in STORES:
+            found = removals.get(name, {})
+            _expect(_all(found, dict, (int, float)), f"removals.{name} is not a map of times")
+            getattr(state, name).removals = {i: float(at) for i, at in found.items()}
     clock.restore(body["clock"])
     dispatcher.restore(decode(body["deliveries"]))
+
+
+def _expect(condition: bool, problem: str) -> None:
+    if not condition:
+        raise ValueError(problem)
+
+
+def _all(value: Any, container: type, item: type | tuple[type, ...]) -> bool:
+    items = value.values() if isinstance(value, dict) else value
+    return isinstance(value, container) and all(isinstance(i, item) for i in items)
+
+
+def _record_type(store: Any) -> type:
+    """The record class of a ``Store[R]``."""
+    for base in getattr(type(store), "__orig_bases__", ()):
+        for argument in typing.get_args(base):
+            if isinstance(argument, type):
+                return argument
+    return object
+
+
+def _records(encoded: Any, kind: type, where: str) -> list[Any]:
+    records = decode(encoded)
+    _expect(
+        _all(records, list, kind) and all(isinstance(getattr(r, "id", None), str) for r in records),
+        f"{where} is not a list of {kind.__name__} records",
+    )
+    return list(records)

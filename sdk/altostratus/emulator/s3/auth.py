@@ -3,9 +3,14 @@ signature (V4 or V2, header or presigned), looks up its credential, checks it, j
 URL's expiry, and checks that the signer owns the bucket.
 
 The order of refusals: a request with no recognisable signature (``AccessDenied``), an unknown key
-(``InvalidAccessKeyId``), a signature that does not match (``SignatureDoesNotMatch``), an expired
-presigned URL (``AccessDenied``, "Request has expired"); then, per bucket, a missing bucket
-(``NoSuchBucket``) and a signer who is not its owner credential (``AccessDenied``).
+(``InvalidAccessKeyId``), a signature that does not match (``SignatureDoesNotMatch``), an
+``x-amz-*`` header the Signature V4 does not sign (``AccessDenied``, listing it in
+``HeadersNotSigned``, as S3 does: such a header, an unsigned ``x-amz-copy-source`` added to a
+presigned URL, say, would change what the request does), a header-signed request whose date is
+more than 15 minutes from the server's clock (``RequestTimeTooSkewed``), an expired presigned URL
+(``AccessDenied``, "Request has expired"); then, per bucket, a missing bucket (``NoSuchBucket``)
+and a signer who is not its owner credential (``AccessDenied``). Signature V2 signs every
+``x-amz-*`` header by construction.
 """
 
 from __future__ import annotations
@@ -16,6 +21,8 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
+from moto.core.request import PRESERVED_HEADER_NAMES_ENVIRON_KEY
+
 from altostratus.emulator.s3 import body, sigv2, sigv4
 from altostratus.emulator.s3.directory import S3Bucket, S3Directory, S3Key
 from altostratus.emulator.s3.errors import (
@@ -25,6 +32,9 @@ from altostratus.emulator.s3.errors import (
     no_such_bucket,
 )
 from altostratus.emulator.s3.operations import signing_paths
+
+MAX_SKEW_SECONDS = 15 * 60
+"""How far a header-signed request's date may be from the server's clock, either way (S3's)."""
 
 
 @dataclass(frozen=True)
@@ -89,12 +99,36 @@ def authenticate(
             environ, claim, key.secret_access_key, signing_paths(environ), payload_hash
         )
         signer = Signer(key, claim, signing_key, payload_hash, data)
+        _check_signed_headers(environ, claim)
+    moment = now()
+    signed_at = claim.signed_at()
+    if signed_at is not None and abs(moment - signed_at) > MAX_SKEW_SECONDS:
+        raise _skewed(signed_at, moment)
     expires_at = claim.expires_at()
-    if expires_at is not None:
-        moment = now()
-        if moment > expires_at:
-            raise _expired(expires_at, moment)
+    if expires_at is not None and moment > expires_at:
+        raise _expired(expires_at, moment)
     return signer
+
+
+def _check_signed_headers(environ: Mapping[str, Any], claim: sigv4.Signature) -> None:
+    preserved = environ.get(PRESERVED_HEADER_NAMES_ENVIRON_KEY) or {}
+    signed = {name.lower() for name in claim.signed_headers}
+    unsigned = sorted(
+        name
+        for name in (
+            str(preserved.get(key) or key[5:].replace("_", "-")).lower()
+            for key in environ
+            if key.startswith("HTTP_X_AMZ_")
+        )
+        if name not in signed
+    )
+    if unsigned:
+        raise S3Error(
+            403,
+            "AccessDenied",
+            "There were headers present in the request which were not signed",
+            extra={"HeadersNotSigned": ", ".join(unsigned)},
+        )
 
 
 def authorize(directory: S3Directory, name: str, key: S3Key) -> S3Bucket:
@@ -107,13 +141,27 @@ def authorize(directory: S3Directory, name: str, key: S3Key) -> S3Bucket:
     return bucket
 
 
-def _expired(expires_at: float, now: float) -> S3Error:
-    def stamp(moment: float) -> str:
-        return datetime.fromtimestamp(max(moment, 0), timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+def _stamp(moment: float) -> str:
+    return datetime.fromtimestamp(max(moment, 0), timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
+
+def _expired(expires_at: float, now: float) -> S3Error:
     return S3Error(
         403,
         "AccessDenied",
         "Request has expired",
-        extra={"Expires": stamp(expires_at), "ServerTime": stamp(now)},
+        extra={"Expires": _stamp(expires_at), "ServerTime": _stamp(now)},
+    )
+
+
+def _skewed(signed_at: float, now: float) -> S3Error:
+    return S3Error(
+        403,
+        "RequestTimeTooSkewed",
+        "The difference between the request time and the current time is too large.",
+        extra={
+            "RequestTime": _stamp(signed_at),
+            "ServerTime": _stamp(now),
+            "MaxAllowedSkewMilliseconds": str(int(MAX_SKEW_SECONDS * 1000)),
+        },
     )

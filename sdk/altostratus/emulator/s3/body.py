@@ -78,6 +78,25 @@ def drain(environ: dict[str, Any]) -> None:
     environ["altostratus.body_read"] = True
 
 
+def stored_length(environ: dict[str, Any], body: bytes) -> int:
+    """The bytes the store keeps of ``body``: an ``aws-chunked`` body (which moto decodes by its
+    ``x-amz-content-sha256``, whoever signed it) counted from its chunks, and its
+    ``x-amz-decoded-content-length`` required to say the same (moto sizes the object by it)."""
+    mode = str(environ.get("HTTP_X_AMZ_CONTENT_SHA256", ""))
+    if mode not in chunked.STREAMING:
+        return len(body)
+    length = chunked.decoded_length(body, signed=mode != chunked.STREAMING_UNSIGNED_TRAILER)
+    claimed = str(environ.get("HTTP_X_AMZ_DECODED_CONTENT_LENGTH", "")).strip()
+    if claimed != str(length):
+        raise S3Error(
+            400,
+            "IncompleteBody",
+            f"x-amz-decoded-content-length ({claimed or 'missing'}) does not match the "
+            f"{length} bytes the chunks hold.",
+        )
+    return length
+
+
 def check_payload(
     body: bytes, payload_hash: str, signature: sigv4.Signature, signing_key: bytes
 ) -> None:

@@ -60,3 +60,32 @@ def verify_chunks(body: bytes, signature: Signature, key: bytes) -> int:
         position = end + 2 + size + 2
         if size == 0:
             return decoded
+
+
+def decoded_length(body: bytes, signed: bool) -> int:
+    """The bytes an ``aws-chunked`` body holds once decoded, read from its chunk sizes (each
+    chunk checked to be as long as it says); a signed body's chunks carry ``;chunk-signature=``,
+    an unsigned one's only their size. Trailers after the last chunk are not counted."""
+    position = 0
+    decoded = 0
+    while True:
+        end = body.find(b"\r\n", position)
+        if end < 0:
+            raise _incomplete("a chunk header is not terminated")
+        size_text, semicolon, params = body[position:end].decode("latin-1").partition(";")
+        if signed != bool(semicolon) or (signed and not params.startswith("chunk-signature=")):
+            raise _incomplete("a chunk header is malformed")
+        if not size_text or any(ch not in "0123456789abcdefABCDEF" for ch in size_text):
+            raise _incomplete("a chunk size is not hexadecimal")
+        size = int(size_text, 16)
+        start = end + 2
+        if size == 0:
+            return decoded
+        if body[start + size : start + size + 2] != b"\r\n":
+            raise _incomplete("a chunk is shorter than its size")
+        decoded += size
+        position = start + size + 2
+
+
+def _incomplete(message: str) -> S3Error:
+    return S3Error(400, "IncompleteBody", f"The chunked upload is malformed: {message}.")

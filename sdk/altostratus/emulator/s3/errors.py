@@ -27,7 +27,8 @@ class S3Error(Exception):
         fields = {"Code": self.code, "Message": self.message, **self.extra}
         fields |= {"Resource": resource, "RequestId": request_id}
         inner = "".join(f"<{name}>{escape(value)}</{name}>" for name, value in fields.items())
-        return f'<?xml version="1.0" encoding="UTF-8"?>\n<Error>{inner}</Error>'.encode()
+        document = f'<?xml version="1.0" encoding="UTF-8"?>\n<Error>{inner}</Error>'
+        return document.encode("utf-8", "replace")  # bytes a client sent that are not UTF-8
 
 
 def new_request_id() -> str:
@@ -76,4 +77,14 @@ def quota_exceeded(bucket: str, limit: int) -> S3Error:
         403,
         "QuotaExceeded",
         f"The upload would take bucket {bucket} past its size limit of {limit} bytes.",
+    )
+
+
+def no_such_upload(upload_id: str) -> S3Error:
+    return S3Error(
+        404,
+        "NoSuchUpload",
+        "The specified upload does not exist. The upload ID may be invalid, or the upload may "
+        "have been aborted or completed.",
+        extra={"UploadId": upload_id},
     )

@@ -1,12 +1,21 @@
-"""What a path-style S3 request does, as far as authorization and the size limit care."""
+"""What a path-style S3 request does, as far as authorization and the size limit care.
+
+A key is the request's path as sent, percent-decoded once as UTF-8, as S3 reads it: ``%41``
+names the key ``A`` and ``%2541`` the key ``%41``, and a path whose bytes are not UTF-8 is refused
+(400 ``InvalidURI``). moto is handed the same path as sent, so it reads the same key.
+"""
 
 from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
-from urllib.parse import quote, unquote, urlsplit
+from urllib.parse import quote, unquote_to_bytes, urlsplit
+
+from altostratus.emulator.s3 import copy_source
+from altostratus.emulator.s3.copy_source import CopySource
+from altostratus.emulator.s3.errors import S3Error
 
 _SUBRESOURCES = frozenset(
     {"acl", "tagging", "retention", "legal-hold", "restore", "select", "attributes", "torrent"}
@@ -52,12 +61,14 @@ class Kind(enum.Enum):
 
 
 @dataclass(frozen=True)
-class CopySource:
+class Touched:
+    """What a write may change in its bucket: the versions of ``keys``, the parts of
+    ``uploads``, or (``whole``) anything in it."""
+
     bucket: str
-    key: str
-    version_id: str | None
-    length: int | None
-    """Bytes named by ``x-amz-copy-source-range``; None for the whole object."""
+    keys: tuple[str, ...] = ()
+    uploads: tuple[str, ...] = ()
+    whole: bool = False
 
 
 @dataclass(frozen=True)
@@ -68,6 +79,8 @@ class Operation:
     upload_id: str | None = None
     part_number: int | None = None
     copy_source: CopySource | None = None
+    touched: Touched | None = None
+    """What the request may change; None when it changes no object (a read, a new upload)."""
 
     @property
     def resource(self) -> str:
@@ -75,17 +88,29 @@ class Operation:
 
 
 def raw_path(environ: Mapping[str, Any]) -> str:
-    """The path as the client sent it, still percent-encoded."""
+    """The path as the client sent it, still percent-encoded (``RAW_URI`` or ``REQUEST_URI``;
+    an application called without a server has only ``PATH_INFO``, which is encoded again)."""
     uri = str(environ.get("RAW_URI") or environ.get("REQUEST_URI") or "")
     if uri.startswith(("http://", "https://")):
         uri = urlsplit(uri).path
     path = uri.split("?", 1)[0]
-    return path or quote(decoded_path(environ), safe="/~")
+    if path:
+        return path
+    text = str(environ.get("PATH_INFO", "/")).encode("latin-1").decode("utf-8", "replace")
+    return quote(text, safe="/~")
+
+
+def path_bytes(environ: Mapping[str, Any]) -> bytes:
+    """The path's bytes, percent-decoded once (a WSGI string holds bytes as latin-1)."""
+    return unquote_to_bytes(raw_path(environ).encode("latin-1", "replace"))
 
 
 def decoded_path(environ: Mapping[str, Any]) -> str:
-    text = str(environ.get("PATH_INFO", "/"))
-    return text.encode("latin-1").decode("utf-8", "replace")
+    """The path as S3 reads it: decoded once, as UTF-8."""
+    try:
+        return path_bytes(environ).decode("utf-8")
+    except UnicodeDecodeError:
+        raise S3Error(400, "InvalidURI", "Couldn't parse the specified URI.") from None
 
 
 def signing_paths(environ: Mapping[str, Any]) -> list[str]:
@@ -95,26 +120,38 @@ def signing_paths(environ: Mapping[str, Any]) -> list[str]:
     return [sent] if canonical == sent else [sent, canonical]
 
 
-def _copy_source(environ: Mapping[str, Any]) -> CopySource | None:
-    header = str(environ.get("HTTP_X_AMZ_COPY_SOURCE", ""))
-    if not header:
+def _touched(method: str, bucket: str, key: str, query: Mapping[str, str]) -> Touched | None:
+    if method not in ("PUT", "POST", "DELETE"):
         return None
-    path, _, version = header.partition("?versionId=")
-    bucket, _, key = unquote(path).lstrip("/").partition("/")
-    length = None
-    first, sep, last = (
-        str(environ.get("HTTP_X_AMZ_COPY_SOURCE_RANGE", "")).removeprefix("bytes=").partition("-")
-    )
-    if sep and first.isdigit() and last.isdigit():
-        length = int(last) - int(first) + 1
-    return CopySource(bucket, key, unquote(version) or None, length)
+    if not key:
+        return Touched(bucket, whole=True)  # DeleteObjects, or a setting (versioning, ...)
+    upload_id = query.get("uploadId")
+    if method == "POST" and "uploads" in query:
+        return None  # a new upload holds nothing yet
+    if method == "POST" and upload_id:
+        return Touched(bucket, (key,), (upload_id,))  # its parts become the key
+    if upload_id:
+        return Touched(bucket, uploads=(upload_id,))  # a part, or the upload aborted
+    return Touched(bucket, keys=(key,))
 
 
 def classify(environ: Mapping[str, Any], query: Mapping[str, str]) -> Operation:
+    """What the request does; any request naming a copy source carries it, to be authorized."""
     method = str(environ["REQUEST_METHOD"]).upper()
-    bucket, _, key = unquote(raw_path(environ)).lstrip("/").partition("/")
+    bucket, _, key = decoded_path(environ).removeprefix("/").partition("/")
+    source = copy_source.read(environ)
+    return replace(
+        _classify(method, bucket, key, query, source),
+        touched=_touched(method, bucket, key, query) if bucket else None,
+    )
+
+
+def _classify(
+    method: str, bucket: str, key: str, query: Mapping[str, str], source: CopySource | None
+) -> Operation:
     if not bucket:
-        return Operation(Kind.LIST_BUCKETS if method == "GET" else Kind.OTHER, "", "")
+        kind = Kind.LIST_BUCKETS if method == "GET" else Kind.OTHER
+        return Operation(kind, "", "", copy_source=source)
     if not key:
         # Without a configuration sub-resource, a bucket's PUT creates it and its DELETE removes
         # it, whatever else the query holds (signing parameters, SDKs' ``x-id``, anything).
@@ -125,13 +162,12 @@ def classify(environ: Mapping[str, Any], query: Mapping[str, str]) -> Operation:
             return Operation(Kind.DELETE_BUCKET, bucket, "")
         if method == "POST" and "delete" not in query:
             return Operation(Kind.POST_OBJECT, bucket, "")
-        return Operation(Kind.OTHER, bucket, "")
+        return Operation(Kind.OTHER, bucket, "", copy_source=source)
     upload_id = query.get("uploadId")
     if method == "POST" and upload_id:
-        return Operation(Kind.COMPLETE_UPLOAD, bucket, key, upload_id=upload_id)
+        return Operation(Kind.COMPLETE_UPLOAD, bucket, key, upload_id=upload_id, copy_source=source)
     if method != "PUT" or _SUBRESOURCES & set(query):
-        return Operation(Kind.OTHER, bucket, key)
-    source = _copy_source(environ)
+        return Operation(Kind.OTHER, bucket, key, upload_id=upload_id, copy_source=source)
     part = query.get("partNumber", "")
     if upload_id and part.isdigit():
         return Operation(Kind.UPLOAD_PART, bucket, key, upload_id, int(part), source)

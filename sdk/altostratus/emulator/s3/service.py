@@ -2,25 +2,25 @@
 
 from __future__ import annotations
 
-import io
-import re
+import logging
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable
 from typing import Any
 from urllib.parse import parse_qsl
 
 from moto.moto_server.werkzeug_app import create_backend_app
 
-from altostratus.emulator.s3 import auth, body, sigv4, store
+from altostratus.emulator.s3 import auth, body, store
 from altostratus.emulator.s3.directory import S3Bucket, S3Directory, S3Key
-from altostratus.emulator.s3.errors import S3Error, access_denied, new_request_id, quota_exceeded
+from altostratus.emulator.s3.errors import S3Error, access_denied, new_request_id, no_such_upload
+from altostratus.emulator.s3.forward import Answer, held, moto_environ
 from altostratus.emulator.s3.listing import list_buckets_xml
-from altostratus.emulator.s3.operations import Kind, Operation, classify
+from altostratus.emulator.s3.operations import Kind, Operation, Touched, classify
+from altostratus.emulator.s3.usage import Usage
 
 StartResponse = Callable[..., Any]
-_PATH_STYLE_HOST = re.compile(r"(localhost|[^.]+|[\d.]+|\[[0-9a-fA-F:.]+\])(:\d+)?")
+logger = logging.getLogger("altostratus.emulator.s3")
 
 
 class S3Service:
@@ -33,6 +33,9 @@ class S3Service:
     HTML form uploads (POST Object), which would escape the size limit. ListBuckets answers the
     signer's buckets only. Presigned URLs expire by real wall time, the clock their signers stamp
     them with.
+
+    A write is answered only after ``on_change`` (the state folder's object files) has kept what
+    it changed; when that fails the answer is a 500, never a success that a restart would lose.
     """
 
     def __init__(
@@ -48,21 +51,27 @@ class S3Service:
         self._moto = create_backend_app("s3")
         self._lock = threading.Lock()
         self._buckets: set[str] = set()
-        self._reserved: dict[str, int] = {}
-        #: Told the bucket's name after each request that may change its objects, and after a
-        #: bucket is removed: the state folder's object files.
-        self.on_change: Callable[[str], None] | None = None
+        self.usage = Usage()
+        #: Told what a successful write changed, while it still holds it, before it is answered;
+        #: and told a bucket's name after it is removed: the state folder's object files.
+        self.on_change: Callable[[Touched], None] | None = None
         self.on_removed: Callable[[str], None] | None = None
 
     def create_bucket(self, name: str) -> None:
         with self._lock:
             store.create(name, self._region)
             self._buckets.add(name)
+        self.usage.count(name)
+
+    def count_bucket(self, name: str) -> None:
+        """Count the bucket's bytes whole again, after its objects were put back."""
+        self.usage.count(name)
 
     def delete_bucket(self, name: str) -> None:
         with self._lock:
             store.delete(name)
             self._buckets.discard(name)
+        self.usage.forget(name)
         if self.on_removed is not None:
             self.on_removed(name)
 
@@ -73,8 +82,9 @@ class S3Service:
             for name in removed:
                 store.delete(name)
             self._buckets.clear()
-        if self.on_removed is not None:
-            for name in removed:
+        for name in removed:
+            self.usage.forget(name)
+            if self.on_removed is not None:
                 self.on_removed(name)
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
@@ -121,106 +131,91 @@ class S3Service:
             data = body.read_body(environ)
             signer.check_payload(data)
         body.check_content_md5(environ, data)
-        with self._reservation(bucket, *_size_change(operation, environ, data)):
-            answer = self._forward(environ, key.access_key_id, data, start_response)
-        if self.on_change is not None and environ["REQUEST_METHOD"] in ("PUT", "POST", "DELETE"):
-            self.on_change(bucket.name)
-        return answer
+        stored = body.stored_length(environ, data)
+        forwarded = moto_environ(
+            environ, operation, key.access_key_id, data, self._region, self._wall_time()
+        )
+        if operation.touched is None:
+            self._check_upload(operation)
+            return self._moto(forwarded, start_response)
+        answer = self._write(bucket, operation, operation.touched, stored, forwarded)
+        start_response(answer.status, answer.headers)
+        return answer.body
 
-    @contextmanager
-    def _reservation(self, bucket: S3Bucket, added: int, freed: int) -> Iterator[None]:
-        """Hold ``added`` bytes against the bucket while an upload is in flight."""
-        if added <= 0 and freed <= 0:
-            yield
-            return
-        with self._lock:
-            reserved = self._reserved.get(bucket.name, 0)
-            if store.used_bytes(bucket.name) + reserved + added - freed > bucket.max_size_bytes:
-                raise quota_exceeded(bucket.name, bucket.max_size_bytes)
-            self._reserved[bucket.name] = reserved + added
-        try:
-            yield
-        finally:
-            with self._lock:
-                left = self._reserved.get(bucket.name, 0) - added
-                if left > 0:
-                    self._reserved[bucket.name] = left
-                else:
-                    self._reserved.pop(bucket.name, None)
+    def _check_upload(self, operation: Operation) -> None:
+        upload_id = operation.upload_id
+        if upload_id is not None and not store.has_upload(
+            operation.bucket, upload_id, operation.key
+        ):
+            raise no_such_upload(upload_id)
 
-    def _forward(
+    def _write(
         self,
-        environ: dict[str, Any],
-        access_key_id: str,
-        data: bytes,
-        start_response: StartResponse,
-    ) -> Iterable[bytes]:
-        """Hand a verified request to moto, which checks no signatures of its own.
-
-        moto treats a request without credentials as anonymous and applies ACLs, so a header-signed
-        request keeps an Authorization header, rewritten to name this service's region. moto
-        would parse a form-typed PUT body as a form and store nothing, so such a body is passed
-        on as ``application/octet-stream``.
-        """
-        forwarded = dict(environ)
-        form_type = str(environ.get("CONTENT_TYPE", "")).split(";")[0].strip().lower()
-        if environ["REQUEST_METHOD"] == "PUT" and form_type in _FORM_TYPES:
-            forwarded["CONTENT_TYPE"] = "application/octet-stream"
-        if "HTTP_AUTHORIZATION" in forwarded:
-            date = time.strftime("%Y%m%d", time.gmtime(self._wall_time()))
-            forwarded["HTTP_AUTHORIZATION"] = (
-                f"{sigv4.ALGORITHM} Credential={access_key_id}/{date}/"
-                f"{self._region}/s3/aws4_request, SignedHeaders=host, Signature=verified"
-            )
-        forwarded.pop("HTTP_TRANSFER_ENCODING", None)
-        # A terminated input is read as is, in one piece: no second copy of a large body.
-        forwarded["wsgi.input_terminated"] = True
-        forwarded["wsgi.input"] = io.BytesIO(data)
-        forwarded["CONTENT_LENGTH"] = str(len(data))
-        forwarded["HTTP_X_MOTO_ACCOUNT_ID"] = store.moto_account_id()
-        host = str(environ.get("HTTP_HOST", ""))
-        if host and not _PATH_STYLE_HOST.fullmatch(host):
-            _, colon, port = host.rpartition(":")
-            forwarded["HTTP_HOST"] = "localhost" + (colon + port if port.isdigit() else "")
-        return self._moto(forwarded, start_response)
+        bucket: S3Bucket,
+        operation: Operation,
+        touched: Touched,
+        stored: int,
+        forwarded: dict[str, Any],
+    ) -> Answer:
+        """Forward a write holding what it touches: within the size limit, counted, and kept by
+        ``on_change`` before it is answered."""
+        added, freed = _size_change(operation, stored)
+        with self.usage.writing(touched, bucket.max_size_bytes, added, freed):
+            self._check_upload(operation)
+            answer = held(self._moto, forwarded)
+            if answer.ok and self.on_change is not None:
+                try:
+                    self.on_change(touched)
+                except Exception:
+                    logger.exception("the emulator could not keep the objects it was sent")
+                    raise S3Error(
+                        500,
+                        "InternalError",
+                        "The emulator could not save the change to its state folder; see its log.",
+                    ) from None
+        return answer
 
     def _list_buckets(
         self, key: S3Key, query: dict[str, str], start_response: StartResponse
     ) -> Iterable[bytes]:
         names = [bucket.name for bucket in self._directory.s3_buckets_of(key.access_key_id)]
-        body = list_buckets_xml(key.account_id, names, query.get("prefix", ""))
+        listing = list_buckets_xml(key.account_id, names, query.get("prefix", ""))
         start_response(
             "200 OK",
-            [("Content-Type", "application/xml"), ("Content-Length", str(len(body)))],
+            [("Content-Type", "application/xml"), ("Content-Length", str(len(listing)))],
         )
-        return [body]
+        return [listing]
 
 
-_FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
-_REASONS = {400: "Bad Request", 403: "Forbidden", 404: "Not Found", 501: "Not Implemented"}
+_REASONS = {
+    400: "Bad Request",
+    403: "Forbidden",
+    404: "Not Found",
+    500: "Internal Server Error",
+    501: "Not Implemented",
+}
 
 
 def _resource(environ: dict[str, Any]) -> str:
     return str(environ.get("PATH_INFO", "/")).encode("latin-1").decode("utf-8", "replace")
 
 
-def _size_change(operation: Operation, environ: dict[str, Any], data: bytes) -> tuple[int, int]:
-    """Bytes an upload adds to its bucket and bytes it frees by replacing what was there."""
-    if operation.kind is Kind.COMPLETE_UPLOAD:
-        return 0, store.replaced_bytes(operation.bucket, operation.key)
+def _size_change(operation: Operation, stored: int) -> tuple[int, Callable[[], int]]:
+    """Bytes a write may add to its bucket (the body it stores, or the source it copies), and
+    what reads the bytes it frees by replacing what was there."""
+    nothing: Callable[[], int] = lambda: 0  # noqa: E731
     if operation.kind is Kind.UPLOAD_PART:
-        assert operation.upload_id is not None and operation.part_number is not None
-        freed = store.part_size(operation.bucket, operation.upload_id, operation.part_number)
+        upload_id, number = operation.upload_id, operation.part_number
+        assert upload_id is not None and number is not None
+        freed = lambda: store.part_size(operation.bucket, upload_id, number)  # noqa: E731
     elif operation.kind is Kind.PUT_OBJECT:
-        freed = store.replaced_bytes(operation.bucket, operation.key)
+        freed = lambda: store.replaced_bytes(operation.bucket, operation.key)  # noqa: E731
     else:
-        return 0, 0
+        return 0, nothing
     source = operation.copy_source
-    if source is not None:
-        size = source.length
-        if size is None:
-            size = store.object_size(source.bucket, source.key, source.version_id) or 0
-        return size, freed
-    decoded = environ.get("HTTP_X_AMZ_DECODED_CONTENT_LENGTH")
-    added = int(decoded) if decoded and str(decoded).isdigit() else len(data)
-    return added, freed
+    if source is None:
+        return stored, freed
+    size = source.length
+    if size is None:
+        size = store.object_size(source.bucket, source.key, source.version_id) or 0
+    return size, freed

@@ -16,10 +16,12 @@ the headers of those names (botocore moves them there).
 from __future__ import annotations
 
 import base64
+import email.utils
 import hashlib
 import hmac
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from typing import Any
 from urllib.parse import unquote
 
@@ -80,9 +82,30 @@ class Signature:
     signature: str
     expires: int | None
     """When a presigned URL stops working, in seconds since the epoch; None for the header form."""
+    date: str = ""
+    """The header form's ``x-amz-date`` (or else ``Date``), as sent."""
 
     def expires_at(self) -> float | None:
         return None if self.expires is None else float(self.expires)
+
+    def signed_at(self) -> float | None:
+        """When a header-signed request says it was signed; None for a presigned URL."""
+        if self.expires is not None:
+            return None
+        try:
+            return email.utils.parsedate_to_datetime(self.date).timestamp()
+        except (TypeError, ValueError):
+            pass
+        try:
+            return (
+                datetime.strptime(self.date, "%Y%m%dT%H%M%SZ")
+                .replace(tzinfo=timezone.utc)
+                .timestamp()
+            )
+        except ValueError:
+            raise access_denied(
+                "AWS authentication requires a valid Date or x-amz-date header"
+            ) from None
 
 
 def is_v2_header(header: str) -> bool:
@@ -103,9 +126,10 @@ def from_header(environ: Mapping[str, Any], header: str) -> Signature:
             "InvalidArgument",
             "AWS authorization header is invalid.  Expected AwsAccessKeyId:signature",
         )
-    if not environ.get("HTTP_DATE") and not environ.get("HTTP_X_AMZ_DATE"):
+    date = str(environ.get("HTTP_X_AMZ_DATE") or environ.get("HTTP_DATE") or "").strip()
+    if not date:
         raise access_denied("AWS authentication requires a valid Date or x-amz-date header")
-    return Signature(key_id, signature, None)
+    return Signature(key_id, signature, None, date)
 
 
 def from_query(query: Mapping[str, str]) -> Signature:
@@ -134,7 +158,9 @@ def _headers(
     for key, value in environ.items():
         if key.startswith("HTTP_"):
             name = preserved.get(key) or key[5:].replace("_", "-")
-            headers[str(name).lower()] = str(value)
+            # The bytes sent, which clients send as UTF-8 (a WSGI string holds them as latin-1).
+            sent = str(value).encode("latin-1", "replace")
+            headers[str(name).lower()] = sent.decode("utf-8", "surrogateescape")
     if environ.get("CONTENT_TYPE"):
         headers["content-type"] = str(environ["CONTENT_TYPE"])
     if presigned:
@@ -206,7 +232,8 @@ def _resource_paths(paths: list[str]) -> list[str]:
 
 
 def sign(secret: str, text: str) -> str:
-    digest = hmac.digest(secret.encode("utf-8"), text.encode("utf-8"), hashlib.sha1)
+    data = text.encode("utf-8", "surrogateescape")
+    digest = hmac.digest(secret.encode("utf-8"), data, hashlib.sha1)
     return base64.b64encode(digest).decode("ascii")
 
 
@@ -233,5 +260,7 @@ def verify(
         signature.access_key_id,
         first,
         signature.signature,
-        StringToSignBytes=" ".join(f"{byte:02x}" for byte in first.encode("utf-8")),
+        StringToSignBytes=" ".join(
+            f"{byte:02x}" for byte in first.encode("utf-8", "surrogateescape")
+        ),
     )

@@ -56,6 +56,10 @@ class Signature:
             return None
         return parse_amz_date(self.amz_date).timestamp() + self.expires
 
+    def signed_at(self) -> float | None:
+        """When a header-signed request says it was signed; None for a presigned URL."""
+        return None if self.expires is not None else parse_amz_date(self.amz_date).timestamp()
+
 
 def _malformed(message: str) -> S3Error:
     return S3Error(400, "AuthorizationHeaderMalformed", message)
@@ -153,7 +157,10 @@ def _header_value(environ: Mapping[str, Any], name: str) -> str:
         key = name.upper().replace("-", "_")
     else:
         key = "HTTP_" + name.upper().replace("-", "_")
-    return " ".join(str(environ.get(key, "")).split())
+    # A WSGI header holds the bytes sent as latin-1; the signer signed those bytes, which
+    # clients send as UTF-8: read them back as such (undecodable bytes kept as they are).
+    sent = str(environ.get(key, "")).encode("latin-1", "replace")
+    return " ".join(sent.decode("utf-8", "surrogateescape").split())
 
 
 def canonical_query(query_string: str, presigned: bool) -> str:
@@ -188,7 +195,7 @@ def canonical_request(
 
 
 def string_to_sign(signature: Signature, canonical: str) -> str:
-    digest = hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    digest = hashlib.sha256(canonical.encode("utf-8", "surrogateescape")).hexdigest()
     return f"{ALGORITHM}\n{signature.amz_date}\n{signature.scope}\n{digest}"
 
 

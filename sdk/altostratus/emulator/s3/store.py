@@ -3,7 +3,8 @@
 moto keeps its backends in module-level registries and replaces the backend object when it is
 reset, so every call here looks the backend up again instead of keeping a reference. Sizes are
 read from moto's records: every stored version of every key, plus the parts of unfinished
-multipart uploads.
+multipart uploads. ``used_bytes`` counts a whole bucket; the front counts it once and keeps the
+count by measuring only what each write touches (``key_bytes``, ``upload_bytes``).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from moto.core.models import DEFAULT_ACCOUNT_ID
-from moto.s3.models import s3_backends
+from moto.s3.models import FakeDeleteMarker, FakeKey, s3_backends
 
 PARTITION = "aws"
 
@@ -42,7 +43,10 @@ def delete(name: str) -> None:
     if bucket is None:
         return
     for key_name in list(dict.keys(bucket.keys)):
-        bucket.keys.pop(key_name)
+        for version in dict.pop(bucket.keys, key_name, []):
+            dispose = getattr(version, "dispose", None)  # delete markers hold no bytes
+            if dispose is not None:
+                dispose()
     for upload_id in list(bucket.multiparts):
         bucket.multiparts.pop(upload_id).dispose()
     _backend().delete_bucket(name)
@@ -70,12 +74,27 @@ def used_bytes(name: str) -> int:
     return total
 
 
+def key_bytes(name: str, key_name: str) -> int:
+    """Bytes of every stored version of one key."""
+    bucket = _bucket(name)
+    if bucket is None:
+        return 0
+    return sum(_size(version) for version in list(bucket.keys.getlist(key_name, [])))
+
+
+def upload_bytes(name: str, upload_id: str) -> int:
+    """Bytes of the parts of one unfinished upload."""
+    bucket = _bucket(name)
+    upload = None if bucket is None else bucket.multiparts.get(upload_id)
+    return 0 if upload is None else sum(_size(part) for part in list(upload.parts.values()))
+
+
 def replaced_bytes(name: str, key_name: str) -> int:
     """Bytes an unversioned write to ``key_name`` frees by replacing what is there."""
     bucket = _bucket(name)
     if bucket is None or bucket.is_versioned:
         return 0
-    return sum(_size(version) for version in list(bucket.keys.getlist(key_name, [])))
+    return key_bytes(name, key_name)
 
 
 def object_size(name: str, key_name: str, version_id: str | None = None) -> int | None:
@@ -88,10 +107,33 @@ def object_size(name: str, key_name: str, version_id: str | None = None) -> int 
     return _size(versions[-1]) if versions else None
 
 
+def has_upload(name: str, upload_id: str, key_name: str) -> bool:
+    """Whether the bucket holds an unfinished upload of that id, for that key."""
+    bucket = _bucket(name)
+    upload = None if bucket is None else bucket.multiparts.get(upload_id)
+    return upload is not None and upload.key_name == key_name
+
+
 def part_size(name: str, upload_id: str, part_number: int) -> int:
     bucket = _bucket(name)
     upload = None if bucket is None else bucket.multiparts.get(upload_id)
     return 0 if upload is None else _size(upload.parts.get(part_number))
+
+
+def key_versions(name: str, key_name: str) -> list[Any] | None:
+    """The stored versions of one key (empty when it has none); None without the bucket."""
+    bucket = _bucket(name)
+    return None if bucket is None else list(bucket.keys.getlist(key_name, []))
+
+
+def versioning(name: str) -> str | None:
+    bucket = _bucket(name)
+    return None if bucket is None else bucket.versioning_status
+
+
+def is_key_record(value: Any) -> bool:
+    """Whether ``value`` is a stored version of a key, as moto keeps them."""
+    return isinstance(value, (FakeKey, FakeDeleteMarker))
 
 
 def bucket_keys(name: str) -> tuple[dict[str, list[Any]], str | None] | None:

@@ -1,0 +1,168 @@
+"""S3 objects under ``--state-dir`` with many writers at once: every upload that was answered
+is on disk before its answer, whole, and comes back after a graceful restart and after ``kill
+-9`` in the middle of the writing; no writer is answered a 500. And a write that could not be
+saved is not answered as a success."""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+from botocore.exceptions import BotoCoreError, ClientError
+
+from altostratus.emulator import Emulator
+from altostratus.emulator.persistence import objects
+
+from .test_persistence import Process, _s3, processes  # noqa: F401 (a fixture)
+from .test_server import call
+
+THREADS = 8
+PUTS = 40
+
+
+def _store(emulator: Emulator) -> tuple[str, dict[str, Any]]:
+    status, credential = call(emulator, "POST", "/v2/objectstore/credentials", {"name": "c"})
+    assert status == 200
+    store = call(
+        emulator,
+        "POST",
+        "/v2/objectstores",
+        {"name": "busy", "access_key_id": credential["access_key_id"]},
+    )[1]
+    return store["objectstore_endpoint"].rsplit("/", 1)[1], credential
+
+
+def _body(thread: int, number: int, round_: int = 0) -> bytes:
+    return f"{thread}/{number}/{round_}:".encode() * (1 + number % 7)
+
+
+def _writer(
+    s3: Any, bucket: str, thread: int, acknowledged: dict[str, bytes], stop: threading.Event
+) -> list[str]:
+    """PUTs (each key written twice, the second time with other bytes), then deletes of a few;
+    the answered ones are recorded. Answers other than success, or a dropped connection once
+    ``stop`` is set, are returned."""
+    failures = []
+    for number in range(PUTS):
+        key = f"t{thread}/k{number % (PUTS // 2)}"
+        body = _body(thread, number, number // (PUTS // 2))
+        try:
+            s3.put_object(Bucket=bucket, Key=key, Body=body)
+        except ClientError as error:
+            failures.append(f"{key}: {error.response['Error']['Code']}")
+            continue
+        except BotoCoreError:  # the emulator was killed under this request
+            if stop.is_set():
+                return failures
+            raise
+        acknowledged[key] = body
+        if number % 9 == 8:
+            try:
+                s3.delete_object(Bucket=bucket, Key=key)
+            except ClientError as error:
+                failures.append(f"delete {key}: {error.response['Error']['Code']}")
+                continue
+            except BotoCoreError:
+                if stop.is_set():
+                    return failures
+                raise
+            acknowledged[key] = b""  # gone: answered
+    return failures
+
+
+def _write_at_once(emulator: Emulator, bucket: str, credential: dict[str, Any]) -> dict[str, bytes]:
+    acknowledged: dict[str, bytes] = {}
+    stop = threading.Event()
+    with ThreadPoolExecutor(THREADS) as pool:
+        results = [
+            pool.submit(_writer, _s3(emulator, credential), bucket, n, acknowledged, stop)
+            for n in range(THREADS)
+        ]
+        failures = [failure for result in results for failure in result.result()]
+    assert failures == []
+    return acknowledged
+
+
+def _check(
+    emulator: Emulator, bucket: str, credential: dict[str, Any], kept: dict[str, bytes]
+) -> None:
+    s3 = _s3(emulator, credential)
+    listed = {
+        item["Key"]
+        for page in s3.get_paginator("list_objects_v2").paginate(Bucket=bucket)
+        for item in page.get("Contents", [])
+    }
+    missing = [key for key, body in kept.items() if body and key not in listed]
+    assert missing == []
+    assert [key for key, body in kept.items() if not body and key in listed] == []
+    for key, body in kept.items():
+        if body:
+            assert s3.get_object(Bucket=bucket, Key=key)["Body"].read() == body, key
+
+
+def test_every_answered_upload_survives_a_graceful_restart(tmp_path: Path) -> None:
+    with Emulator(state_dir=tmp_path) as first:
+        bucket, credential = _store(first)
+        acknowledged = _write_at_once(first, bucket, credential)
+        _check(first, bucket, credential, acknowledged)
+    assert len(acknowledged) == THREADS * PUTS // 2
+    with Emulator(state_dir=tmp_path) as second:
+        _check(second, bucket, credential, acknowledged)
+        assert second.s3.usage.used(bucket) == sum(map(len, acknowledged.values()))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rounds", [3])
+def test_every_answered_upload_survives_kill_9_in_the_middle(
+    tmp_path: Path,
+    processes: list[Process],  # noqa: F811
+    rounds: int,
+) -> None:
+    processes.append(Process(tmp_path))
+    bucket, credential = _store(processes[-1].emulator)
+    acknowledged: dict[str, bytes] = {}
+    for round_ in range(rounds):
+        emulator = processes[-1].emulator
+        stop = threading.Event()
+        answered: dict[str, bytes] = {}
+        with ThreadPoolExecutor(THREADS) as pool:
+            results = [
+                pool.submit(
+                    _writer, _s3(emulator, credential), bucket, round_ * THREADS + n, answered, stop
+                )
+                for n in range(THREADS)
+            ]
+            while len(answered) < THREADS * 6 and not all(r.done() for r in results):
+                threading.Event().wait(0.01)  # no timing asserted: waits for answers to count
+            stop.set()
+            processes[-1].kill()
+            failures = [failure for result in results for failure in result.result()]
+        assert failures == []
+        acknowledged |= answered
+        processes.append(Process(tmp_path))
+        _check(processes[-1].emulator, bucket, credential, acknowledged)
+
+
+def test_an_upload_that_could_not_be_saved_is_not_answered_success(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with Emulator(state_dir=tmp_path) as emulator:
+        bucket, credential = _store(emulator)
+        s3 = _s3(emulator, credential)
+        s3.put_object(Bucket=bucket, Key="saved", Body=b"kept")
+
+        def full_disk(path: Path, data: bytes) -> None:
+            raise OSError(28, "No space left on device")
+
+        monkeypatch.setattr(objects, "write_atomic", full_disk)
+        with pytest.raises(ClientError) as refused:
+            s3.put_object(Bucket=bucket, Key="lost", Body=b"never acknowledged")
+        assert refused.value.response["Error"]["Code"] == "InternalError"
+        assert refused.value.response["ResponseMetadata"]["HTTPStatusCode"] == 500
+        monkeypatch.undo()
+    with Emulator(state_dir=tmp_path) as again:
+        s3 = _s3(again, credential)
+        assert s3.get_object(Bucket=bucket, Key="saved")["Body"].read() == b"kept"
