@@ -6,7 +6,7 @@ import pytest
 
 from altostratus.emulator import Emulator
 
-pytest_plugins = ["altostratus.emulator.pytest_plugin"]
+pytest_plugins = ["altostratus.testing.pytest_plugin"]
 
 
 @pytest.fixture(scope="session")
