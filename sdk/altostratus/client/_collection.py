@@ -15,6 +15,10 @@ from altostratus.client.models._base import Page
 M = TypeVar("M", bound=BaseModel)
 
 PER_PAGE = 100
+SUCCESS_STATUS = 200
+"""The status an answer of the wrong shape is reported with: the HTTP layer hands the collections
+the decoded body only, having refused every failure status, and the service answers every
+success with 200."""
 
 
 def segment(value: str) -> str:
@@ -114,5 +118,9 @@ def _parse(model: type[M], data: Any, method: str, path: str) -> M:
 
 def _unexpected(detail: str, method: str, path: str) -> InvalidResponseError:
     return InvalidResponseError(
-        200, "invalid_response", f"unexpected answer, {detail}", method=method, path=path
+        SUCCESS_STATUS,
+        "invalid_response",
+        f"unexpected answer, {detail}",
+        method=method,
+        path=path,
     )
