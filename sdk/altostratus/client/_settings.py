@@ -74,8 +74,14 @@ def resolve_settings(
     return Settings(
         api_key=key or "",
         api_url=(url or DEFAULT_API_URL).rstrip("/"),
-        region=(chosen_region or DEFAULT_REGION).upper(),
+        region=region_code(chosen_region or DEFAULT_REGION),
     )
+
+
+def region_code(region: str) -> str:
+    """A region as the API names it (``lon1`` is ``LON1``): every layer that takes a region from
+    a user (settings, calls, resource inputs, lookups) reads it through here."""
+    return region.strip().upper()
 
 
 def _first(*values: object) -> str | None:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import pulumi
 import pulumi.runtime
 
+from altostratus.client._settings import region_code
 from altostratus.client.errors import NotFoundError
 from altostratus.providers import _config
 
@@ -118,7 +119,9 @@ def find(
     when left out). ``listing`` lists the candidates (default: the provider's collection)."""
     api, stack_config = session()
     keys = {name: value for name, value in keys.items() if value is not None}
-    where = (region or _config.region_of(stack_config)).upper() if provider.regional else None
+    where = None
+    if provider.regional:
+        where = region_code(region) if region else _config.region_of(stack_config)
     props = {"region": where} if where else {}
     what = described(provider.kind, {"id": id, **keys} if id else keys, where)
     if id is not None:

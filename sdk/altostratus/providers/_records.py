@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
+from altostratus.client._settings import region_code
 from altostratus.providers import _config
 from altostratus.providers._inputs import Field
 from altostratus.providers._wait import wait_until
@@ -126,4 +127,4 @@ class RecordHooks(Generic[RecordT]):
 
     @staticmethod
     def _region(props: dict[str, Any]) -> str:
-        return str(props.get("region") or _config.region()).upper()
+        return region_code(str(props.get("region") or _config.region()))
