@@ -24,6 +24,7 @@ from werkzeug.test import Client as WsgiClient
 
 from altostratus.client import Client
 from altostratus.emulator import Emulator
+from altostratus.emulator.bodies import FirewallCreate, NetworkCreate
 from altostratus.emulator.state.base import Effects
 from benchmarks.measure import median
 from benchmarks.report import INFO, Section, Table, verdict
@@ -107,13 +108,14 @@ def _fill(emulator: Emulator, kind: str, total: int) -> None:
         if kind == "network":
             have = len(state.networks.all(account.id, "LON1"))
             for number in range(have, total):
-                state.networks.create(account.id, "LON1", Effects(), {"label": f"fill-{number}"})
+                fields = NetworkCreate(label=f"fill-{number}")
+                state.networks.create(account.id, "LON1", Effects(), fields)
             return
         network = state.networks.all(account.id, "LON1")[0].id
         have = len(state.firewalls.all(account.id, "LON1"))
         for number in range(have, total):
-            fields = {"name": f"fill-{number}", "network_id": network}
-            state.firewalls.create(account.id, "LON1", Effects(), fields)
+            made = FirewallCreate(name=f"fill-{number}", network_id=network)
+            state.firewalls.create(account.id, "LON1", Effects(), made)
 
 
 def _create_and_delete(api: Client, kind: str, number: int, network: str) -> float:

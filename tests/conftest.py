@@ -17,7 +17,7 @@ if (_engine := built_engine()) is not None:
 os.environ.setdefault("PULUMI_PYTHON_CMD", sys.executable)
 os.environ.setdefault("PULUMI_SKIP_UPDATE_CHECK", "true")
 
-pytest_plugins = ["altostratus.emulator.pytest_plugin"]
+pytest_plugins = ["altostratus.testing.pytest_plugin"]
 
 
 @pytest.fixture(scope="session")

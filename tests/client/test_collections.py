@@ -229,6 +229,14 @@ CASES: dict[str, Case] = {
         lambda c: c.quota.get(), "GET /v2/quota", None, QUOTA, models.Quota),
     "quota.get by name": Case(
         lambda c: c.quota.get(name="other"), "GET /v2/quota?name=other", None, QUOTA, models.Quota),
+    "reserved_ips.update in a region as typed": Case(
+        lambda c: c.reserved_ips.update("ip1", name="edge2", region=" nyc1 "),
+        "PUT /v2/vpc/ips/ip1?region=NYC1", {"name": "edge2", "region": "NYC1"},
+        {"id": "ip1", "name": "edge2"}, models.ReservedIp),
+    "load_balancers.update in a region as typed": Case(
+        lambda c: c.load_balancers.update("lb1", name="front2", region="phx1"),
+        "PUT /v2/vpc/loadbalancers/lb1?region=PHX1", {"name": "front2"},
+        LOAD_BALANCER, models.LoadBalancer),
 }
 # fmt: on
 

@@ -19,13 +19,11 @@ from pydantic import BaseModel
 from altostratus.client import AltostratusError, Client, models
 from altostratus.client._collection import Collection
 from altostratus.client.models._base import Page
+from altostratus.emulator import vocabulary
 from altostratus.emulator.bodies import BODIES
 from altostratus.emulator.openapi import document
 from altostratus.emulator.openapi_schemas import SCHEMAS
-from altostratus.emulator.state import base as emulator_base
-from altostratus.emulator.state import firewalls as emulator_firewalls
-from altostratus.emulator.state import load_balancers as emulator_balancers
-from altostratus.emulator.state.webhooks import EVENT_NAMES
+from altostratus.emulator.vocabulary import EVENT_NAMES
 from altostratus.providers import _validate
 from altostratus.providers._events import WEBHOOK_EVENTS
 from altostratus.providers._inputs import inputs_of
@@ -131,27 +129,27 @@ ENUMS = [
     # (provider's choices, the emulator's, schemas of the document that spell them)
     (
         _provider_choices(FirewallRuleArgs, "protocol"),
-        emulator_firewalls.PROTOCOLS,
+        vocabulary.PROTOCOLS,
         [("Rule", "protocol"), ("RuleCreate", "protocol"), ("RuleUpdate", "protocol")],
     ),
     (
         _provider_choices(FirewallRuleArgs, "direction"),
-        emulator_firewalls.DIRECTIONS,
+        vocabulary.DIRECTIONS,
         [("Rule", "direction")],
     ),
     (
         _provider_choices(FirewallRuleArgs, "action"),
-        emulator_firewalls.ACTIONS,
+        vocabulary.ACTIONS,
         [("Rule", "action"), ("RuleCreate", "action")],
     ),
     (
         _provider_choices(LoadBalancerArgs, "algorithm"),
-        emulator_balancers.ALGORITHMS,
+        vocabulary.ALGORITHMS,
         [("LoadBalancer", "algorithm"), ("LoadBalancerCreate", "algorithm")],
     ),
     (
         _provider_choices(LoadBalancerArgs, "external_traffic_policy"),
-        emulator_balancers.TRAFFIC_POLICIES,
+        vocabulary.TRAFFIC_POLICIES,
         [
             ("LoadBalancer", "external_traffic_policy"),
             ("LoadBalancerUpdate", "external_traffic_policy"),
@@ -159,17 +157,17 @@ ENUMS = [
     ),
     (
         _provider_choices(LoadBalancerArgs, "session_affinity"),
-        emulator_balancers.AFFINITIES,
+        vocabulary.AFFINITIES,
         [("LoadBalancer", "session_affinity"), ("LoadBalancerCreate", "session_affinity")],
     ),
     (
         ("", *_provider_choices(LoadBalancerArgs, "enable_proxy_protocol")),
-        ("", *emulator_balancers.PROXY_PROTOCOLS),
+        ("", *vocabulary.PROXY_PROTOCOLS),
         [("LoadBalancerCreate", "enable_proxy_protocol")],
     ),
     (
         _BACKEND_CHECKS["protocol"].allowed,  # type: ignore[attr-defined]
-        emulator_balancers.BACKEND_PROTOCOLS,
+        vocabulary.BACKEND_PROTOCOLS,
         [("Backend", "protocol")],
     ),
 ]
@@ -185,8 +183,8 @@ def test_validation_enums_agree(
 
 
 def test_request_bodies_take_the_directions_and_their_other_spellings() -> None:
-    spelled = (*emulator_firewalls.DIRECTIONS, *emulator_firewalls.DIRECTION_ALIASES)
-    assert set(emulator_firewalls.DIRECTION_ALIASES.values()) <= set(emulator_firewalls.DIRECTIONS)
+    spelled = (*vocabulary.DIRECTIONS, *vocabulary.DIRECTION_ALIASES)
+    assert set(vocabulary.DIRECTION_ALIASES.values()) <= set(vocabulary.DIRECTIONS)
     for schema_name in ("RuleCreate", "RuleUpdate"):
         assert tuple(_enum(schema_name, "direction")) == spelled, schema_name
 
@@ -198,10 +196,10 @@ def test_webhook_events_agree() -> None:
 
 
 def test_regions_agree() -> None:
-    assert _validate.REGIONS == emulator_base.REGIONS
+    assert _validate.REGIONS == vocabulary.REGIONS
     described = _schemas()["NetworkCreate"]["properties"]["region"]["description"]
-    assert tuple(re.findall(r"\b[A-Z]{3}\d\b", described)) == emulator_base.REGIONS
-    assert emulator_base.DEFAULT_REGION in emulator_base.REGIONS
+    assert tuple(re.findall(r"\b[A-Z]{3}\d\b", described)) == vocabulary.REGIONS
+    assert vocabulary.DEFAULT_REGION in vocabulary.REGIONS
 
 
 class _Recorder:

@@ -17,6 +17,14 @@ import pytest
 from werkzeug.test import Client as WsgiClient
 
 from altostratus.emulator import Emulator
+from altostratus.emulator.bodies import (
+    CredentialCreate,
+    FirewallCreate,
+    LoadBalancerCreate,
+    NetworkCreate,
+    ObjectStoreCreate,
+    ReservedIpCreate,
+)
 from altostratus.emulator.state import State
 from altostratus.emulator.state.base import Effects
 
@@ -64,7 +72,8 @@ class Account:
         assert answer.status_code == 200, answer.get_data(as_text=True)
         return dict(answer.json or {})
 
-    def make(self, store: Any, fields: dict[str, Any]) -> Any:
+    def make(self, store: Any, fields: Any) -> Any:
+        """A record made straight in ``store`` from its create's typed ``fields``."""
         with self.state.lock:
             return store.create(self.id, "LON1", Effects(), fields)
 
@@ -72,21 +81,21 @@ class Account:
 def _firewalls(account: Account, count: int) -> None:
     for number in range(count):
         account.make(
-            account.state.firewalls, {"name": f"fw-{number}", "network_id": account.network}
+            account.state.firewalls, FirewallCreate(name=f"fw-{number}", network_id=account.network)
         )
 
 
 def _credentials(account: Account, count: int) -> None:
     for number in range(count):
-        account.make(account.state.credentials, {"name": f"cred-{number}"})
+        account.make(account.state.credentials, CredentialCreate(name=f"cred-{number}"))
 
 
 def _stores(account: Account, count: int) -> None:
-    owner = account.make(account.state.credentials, {"name": "owner"})
+    owner = account.make(account.state.credentials, CredentialCreate(name="owner"))
     for number in range(count):
         account.make(
             account.state.object_stores,
-            {"name": f"store-{number}", "access_key_id": owner.access_key_id},
+            ObjectStoreCreate(name=f"store-{number}", access_key_id=owner.access_key_id),
         )
 
 
@@ -94,16 +103,16 @@ def _balancers(account: Account, count: int) -> None:
     network = account.network
     for number in range(min(count, LARGE_PUBLIC)):
         if number % 200 == 199:  # a network's hosts run out past 250
-            network = account.make(account.state.networks, {"label": f"net-{number}"}).id
+            network = account.make(account.state.networks, NetworkCreate(label=f"net-{number}")).id
         account.make(
             account.state.load_balancers,
-            {"name": f"lb-{number}", "network_id": network, "backends": []},
+            LoadBalancerCreate(name=f"lb-{number}", network_id=network, backends=()),
         )
 
 
 def _reserved_ips(account: Account, count: int) -> None:
     for number in range(min(count, LARGE_PUBLIC)):
-        account.make(account.state.reserved_ips, {"name": f"ip-{number}"})
+        account.make(account.state.reserved_ips, ReservedIpCreate(name=f"ip-{number}"))
 
 
 def _create_firewall(account: Account, tag: str) -> None:
@@ -112,7 +121,7 @@ def _create_firewall(account: Account, tag: str) -> None:
 
 def _create_rule(account: Account, tag: str) -> None:
     made = account.make(
-        account.state.firewalls, {"name": f"held-{tag}", "network_id": account.network}
+        account.state.firewalls, FirewallCreate(name=f"held-{tag}", network_id=account.network)
     )
     account.post(f"/v2/vpc/firewalls/{made.id}/rules", {"protocol": "tcp", "start_port": "22"})
 
@@ -135,16 +144,16 @@ def _s3_lookups(account: Account, tag: str) -> None:
 
 
 def _create_balancer(account: Account, tag: str) -> None:
-    network = account.make(account.state.networks, {"label": "spare"}).id
+    network = account.make(account.state.networks, NetworkCreate(label="spare")).id
     account.post(
         "/v2/vpc/loadbalancers", {"name": f"fresh-{tag}", "network_id": network, "backends": []}
     )
 
 
 def _network_delete_and_firewall_get(account: Account, tag: str) -> None:
-    network = account.make(account.state.networks, {"label": "spare"}).id
+    network = account.make(account.state.networks, NetworkCreate(label="spare")).id
     firewall = account.make(
-        account.state.firewalls, {"name": f"held-{tag}", "network_id": account.network}
+        account.state.firewalls, FirewallCreate(name=f"held-{tag}", network_id=account.network)
     )
     assert (
         account.client.get(f"/v2/vpc/firewalls/{firewall.id}", headers=account.headers).status_code
@@ -194,7 +203,9 @@ def test_an_operation_costs_the_same_among_a_thousand_records(operation: str) ->
 
 def test_the_indexes_follow_renames_new_keys_and_assignments() -> None:
     account = Account()
-    first = account.make(account.state.firewalls, {"name": "a", "network_id": account.network})
+    first = account.make(
+        account.state.firewalls, FirewallCreate(name="a", network_id=account.network)
+    )
     account.client.put(f"/v2/vpc/firewalls/{first.id}", json={"name": "b"}, headers=account.headers)
     assert first.name == "b"
     account.post("/v2/vpc/firewalls", {"name": "a", "network_id": account.network})
@@ -217,7 +228,7 @@ def test_the_indexes_follow_renames_new_keys_and_assignments() -> None:
     reserved = account.post("/v2/vpc/ips", {"name": "ip", "region": "LON1"})
     balancer = account.make(
         account.state.load_balancers,
-        {"name": "lb", "network_id": account.network, "backends": []},
+        LoadBalancerCreate(name="lb", network_id=account.network, backends=()),
     )
     assigned = account.client.post(
         f"/v2/vpc/ips/{reserved['id']}/actions",

@@ -439,12 +439,16 @@ def test_a_strict_emulator_refuses_an_unknown_field_over_http() -> None:
         assert body["code"] == "parameter_colour_unknown" and "colour" in body["reason"]
 
 
+@pytest.mark.parametrize(
+    "plugin", ["altostratus.testing.pytest_plugin", "altostratus.emulator.pytest_plugin"]
+)
 def test_the_pytest_plugin_serves_a_strict_emulator_when_its_settings_say_so(
-    tmp_path: Path,
+    tmp_path: Path, plugin: str
 ) -> None:
+    """The plugin also loads under its former name, ``altostratus.emulator.pytest_plugin``."""
     (tmp_path / "conftest.py").write_text(
         "import pytest\n"
-        'pytest_plugins = ["altostratus.emulator.pytest_plugin"]\n\n'
+        f"pytest_plugins = [{plugin!r}]\n\n"
         '@pytest.fixture(scope="session")\n'
         "def altostratus_emulator_settings():\n"
         '    return {"strict": True}\n'

@@ -201,15 +201,20 @@ def test_the_bytes_a_change_writes_do_not_grow_with_the_state(
         account = emulator.state.accounts.by_id[emulator.state.default_account.id]
         account.limits["network_count"] = 10_000
         written["state.json"] = 0
+        first = (tmp_path / "state.json").stat().st_size
         small = window(emulator, 100, "x")
         window(emulator, 1400, "y")
         large = window(emulator, 100, "x")
         folded = written["state.json"]
         journalled = written["journal"]
+    grown = (tmp_path / "state.json").stat().st_size - first
     # Sixteen times the records, the same bytes a change: what it touched, not the whole state.
     assert 0 < large <= small * 1.05, (small, large)
-    # And writing state.json whole now and then costs at most half as much again, amortized.
-    assert folded <= journalled / 2, (folded, journalled)
+    # And writing state.json whole now and then costs at most half as much again, amortized: a
+    # fold writes the snapshot the journal outgrew twice over, with what the changes added to
+    # it meanwhile (here each change adds a network), so the folds write at most half the
+    # journal and, once more, the records the changes added.
+    assert folded <= journalled / 2 + grown, (folded, journalled, grown)
 
 
 def test_a_change_whose_write_failed_is_never_replayed_over_a_later_state(

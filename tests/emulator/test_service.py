@@ -14,6 +14,7 @@ import pytest
 
 from altostratus.client import Client
 from altostratus.emulator import Emulator
+from altostratus.emulator.bodies import NetworkCreate
 from altostratus.emulator.state.base import Effects
 
 from .test_server import call
@@ -94,7 +95,7 @@ def _fill(emulator: Emulator, count: int) -> None:
     with state.lock:
         account.limits["network_count"] = count + 10
         for number in range(count):
-            state.networks.create(account.id, "LON1", Effects(), {"label": f"n{number}"})
+            state.networks.create(account.id, "LON1", Effects(), NetworkCreate(label=f"n{number}"))
 
 
 def test_network_ranges_cost_the_same_at_any_count(

@@ -4,7 +4,7 @@ from typing import Any
 
 import pytest
 
-pytest_plugins = ["altostratus.emulator.pytest_plugin"]
+pytest_plugins = ["altostratus.testing.pytest_plugin"]
 
 
 @pytest.fixture(scope="session")

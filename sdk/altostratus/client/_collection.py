@@ -1,5 +1,5 @@
-"""What every collection shares: the default region, calling, parsing answers, paging; and the
-``list``, ``get`` and ``delete`` calls of the collections that live in a region."""
+"""What every collection shares: the region, calling, parsing answers, paging; and the ``list``,
+``get`` and ``delete`` calls of the collections that live in a region."""
 
 from __future__ import annotations
 
@@ -9,12 +9,17 @@ from urllib.parse import quote
 from pydantic import BaseModel, ValidationError
 
 from altostratus.client._http import HTTPClient
+from altostratus.client._settings import region_code
 from altostratus.client.errors import InvalidResponseError, OutcomeUnknownError
 from altostratus.client.models._base import Page
 
 M = TypeVar("M", bound=BaseModel)
 
 PER_PAGE = 100
+SUCCESS_STATUS = 200
+"""The status an answer of the wrong shape is reported with: the HTTP layer hands the collections
+the decoded body only, having refused every failure status, and the service answers every
+success with 200."""
 
 
 def segment(value: str) -> str:
@@ -28,24 +33,31 @@ def fields(**values: Any) -> dict[str, Any]:
 
 
 class Collection:
+    """Calls of one collection. A ``_regional`` one's calls name a region, the call's ``region``
+    or else the client's: in the query of every call (as the spec has it), and in the body of
+    every call that sends one, unless ``body_region`` is false (a balancer's update, whose body
+    the spec lists without it). The others send none."""
+
+    _regional: ClassVar[bool] = True
+
     def __init__(self, http: HTTPClient, region: str) -> None:
         self._http = http
         self._default_region = region
-
-    def _region(self, region: str | None) -> str:
-        return (region or self._default_region).upper()
-
-    def _query(self, region: str | None) -> dict[str, Any]:
-        return {"region": self._region(region)}
 
     def _send(
         self,
         method: str,
         path: str,
         *,
+        region: str | None = None,
         query: dict[str, Any] | None = None,
         body: dict[str, Any] | None = None,
+        body_region: bool = True,
     ) -> Any:
+        if self._regional:
+            code = region_code(region or self._default_region)
+            query = {"region": code, **(query or {})}
+            body = {**body, "region": code} if body is not None and body_region else body
         return self._http.request(method, path, params=query or None, body=body)
 
     def _one(
@@ -54,34 +66,47 @@ class Collection:
         method: str,
         path: str,
         *,
+        region: str | None = None,
         query: dict[str, Any] | None = None,
         body: dict[str, Any] | None = None,
+        body_region: bool = True,
     ) -> M:
         """The record an answer carries. A create (POST) answered with a success that is not
         the record (not JSON, empty, the wrong shape, too large) may still have made it: that
         is an `OutcomeUnknownError`, as when the answer is lost, so the caller looks first."""
         try:
-            return _parse(model, self._send(method, path, query=query, body=body), method, path)
+            data = self._send(
+                method, path, region=region, query=query, body=body, body_region=body_region
+            )
+            return _parse(model, data, method, path)
         except InvalidResponseError as error:
             if method != "POST":
                 raise
             raise OutcomeUnknownError(method=method, path=path, cause=error) from error
 
-    def _many(self, model: type[M], path: str, *, query: dict[str, Any] | None = None) -> list[M]:
-        data = self._send("GET", path, query=query)
+    def _many(
+        self,
+        model: type[M],
+        path: str,
+        *,
+        region: str | None = None,
+        query: dict[str, Any] | None = None,
+    ) -> list[M]:
+        data = self._send("GET", path, region=region, query=query)
         if not isinstance(data, list):
             raise _unexpected("a JSON array was expected", "GET", path)
         return [_parse(model, item, "GET", path) for item in data]
 
-    def _all_pages(self, model: type[M], path: str, region: str) -> list[M]:
+    def _all_pages(self, model: type[M], path: str, region: str | None) -> list[M]:
         """Every item of a paginated list, walking the pages in order up to the last one the
         latest answer names. A page may be empty before the last (its records deleted while the
         list is walked): the walk goes on, so no record that exists throughout is missed."""
         items: list[M] = []
         page_number = 1
         while True:
-            query = {"region": region, "page": page_number, "per_page": PER_PAGE}
-            page = _parse(Page[Any], self._send("GET", path, query=query), "GET", path)
+            query = {"page": page_number, "per_page": PER_PAGE}
+            answer = self._send("GET", path, region=region, query=query)
+            page = _parse(Page[Any], answer, "GET", path)
             items.extend(_parse(model, item, "GET", path) for item in page.items)
             if page_number >= page.pages:
                 return items
@@ -98,14 +123,14 @@ class RegionalCollection(Collection, Generic[M]):
 
     def list(self, *, region: str | None = None) -> list[M]:
         if self._paginated:
-            return self._all_pages(self._model, self._path, self._region(region))
-        return self._many(self._model, self._path, query=self._query(region))
+            return self._all_pages(self._model, self._path, region)
+        return self._many(self._model, self._path, region=region)
 
     def get(self, id: str, *, region: str | None = None) -> M:
-        return self._one(self._model, "GET", self._item(id), query=self._query(region))
+        return self._one(self._model, "GET", self._item(id), region=region)
 
     def delete(self, id: str, *, region: str | None = None) -> None:
-        self._send("DELETE", self._item(id), query=self._query(region))
+        self._send("DELETE", self._item(id), region=region)
 
     def _item(self, id: str) -> str:
         return f"{self._path}/{segment(id)}"
@@ -122,5 +147,9 @@ def _parse(model: type[M], data: Any, method: str, path: str) -> M:
 
 def _unexpected(detail: str, method: str, path: str) -> InvalidResponseError:
     return InvalidResponseError(
-        200, "invalid_response", f"unexpected answer, {detail}", method=method, path=path
+        SUCCESS_STATUS,
+        "invalid_response",
+        f"unexpected answer, {detail}",
+        method=method,
+        path=path,
     )

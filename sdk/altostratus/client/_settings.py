@@ -109,10 +109,16 @@ def resolve_settings(
     return Settings(
         api_key=key or "",
         api_url=(url or DEFAULT_API_URL).rstrip("/"),
-        region=(chosen_region or DEFAULT_REGION).upper(),
+        region=region_code(chosen_region or DEFAULT_REGION),
         deadline=DEFAULT_DEADLINE if seconds is None else seconds,
         max_answer_bytes=DEFAULT_MAX_ANSWER_BYTES if size is None else max(int(size), 1),
     )
+
+
+def region_code(region: str) -> str:
+    """A region as the API names it (``lon1`` is ``LON1``): every layer that takes a region from
+    a user (settings, calls, resource inputs, lookups) reads it through here."""
+    return region.strip().upper()
 
 
 def _first(*values: object) -> str | None:

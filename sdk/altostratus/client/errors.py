@@ -3,7 +3,8 @@
 ```
 AltostratusError
  ├── ConfigurationError            settings missing or unreadable (no API key, bad credentials file)
- ├── APIError                      the API answered with a failure status: status, code, reason
+ ├── APIError                      an answer the call cannot take: status, code, reason; itself
+ │    │                            for a failure status no class below names (405, 418, ...)
  │    ├── BadRequestError          400, 415, 422
  │    ├── AuthenticationError      401
  │    ├── PermissionDeniedError    403
@@ -13,7 +14,7 @@ AltostratusError
  │    │    └── InUseError          409 with a code ending in _inuse: something still holds it
  │    ├── RateLimitError           429 (retry_after)
  │    ├── ServerError              5xx
- │    └── InvalidResponseError     a success whose body is not the record's shape, or too large
+ │    └── InvalidResponseError     a success it cannot read: not JSON, not its shape, too large
  ├── APIConnectionError            no answer: refused, reset, unreachable
  │    └── APITimeoutError          no answer in time, or not all of it before the deadline
  └── OutcomeUnknownError           a POST that may or may not have taken effect
@@ -156,8 +157,10 @@ class ServerError(APIError):
 
 
 class InvalidResponseError(APIError):
-    """A success answer (`status`) whose body is not what the call answers: not JSON, or not the
-    record's shape; `code` is ``invalid_response`` and `reason` says what was wrong where."""
+    """A success answer whose body is not what the call answers; `reason` says what was wrong
+    where. Not JSON: `code` is ``invalid_json`` and `status` the answer's. JSON, but not the
+    record's shape: `code` is ``invalid_response`` and `status` 200, the service's one success
+    status (the collections that check the shape see the decoded body, not the status)."""
 
 
 class APIConnectionError(AltostratusError):

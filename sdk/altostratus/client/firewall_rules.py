@@ -21,7 +21,6 @@ def _cidr(value: Sequence[str] | str | None) -> list[str] | str | None:
 
 
 def _rule_body(
-    region: str,
     protocol: str | None,
     start_port: int | str | None,
     end_port: int | str | None,
@@ -31,7 +30,6 @@ def _rule_body(
 ) -> dict[str, Any]:
     """The fields a rule's create and update share; unset ones are left out."""
     return fields(
-        region=region,
         protocol=protocol,
         start_port=_port(start_port),
         end_port=_port(end_port),
@@ -45,7 +43,7 @@ class FirewallRulesAPI(Collection):
     """Rules of a firewall; ports are sent as text, `cidr` as one block or a list."""
 
     def list(self, firewall_id: str, *, region: str | None = None) -> list[FirewallRule]:
-        return self._many(FirewallRule, _rules_path(firewall_id), query=self._query(region))
+        return self._many(FirewallRule, _rules_path(firewall_id), region=region)
 
     def get(self, firewall_id: str, rule_id: str, *, region: str | None = None) -> FirewallRule:
         """The rule, found in its firewall's list (the API has no call for one rule)."""
@@ -73,11 +71,10 @@ class FirewallRulesAPI(Collection):
         action: str | None = None,
         region: str | None = None,
     ) -> FirewallRule:
-        region = self._region(region)
-        body = _rule_body(region, protocol, start_port, end_port, cidr, direction, label)
+        body = _rule_body(protocol, start_port, end_port, cidr, direction, label)
         body.update(fields(action=action))
         path = _rules_path(firewall_id)
-        return self._one(FirewallRule, "POST", path, query={"region": region}, body=body)
+        return self._one(FirewallRule, "POST", path, region=region, body=body)
 
     def update(
         self,
@@ -92,11 +89,10 @@ class FirewallRulesAPI(Collection):
         label: str | None = None,
         region: str | None = None,
     ) -> None:
-        region = self._region(region)
-        body = _rule_body(region, protocol, start_port, end_port, cidr, direction, label)
+        body = _rule_body(protocol, start_port, end_port, cidr, direction, label)
         path = f"{_rules_path(firewall_id)}/{segment(rule_id)}"
-        self._send("PUT", path, query={"region": region}, body=body)
+        self._send("PUT", path, region=region, body=body)
 
     def delete(self, firewall_id: str, rule_id: str, *, region: str | None = None) -> None:
         path = f"{_rules_path(firewall_id)}/{segment(rule_id)}"
-        self._send("DELETE", path, query=self._query(region))
+        self._send("DELETE", path, region=region)

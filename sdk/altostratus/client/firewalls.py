@@ -18,19 +18,11 @@ class FirewallsAPI(RegionalCollection[Firewall]):
         region: str | None = None,
         create_default_rules: bool | None = None,
     ) -> FirewallCreated:
-        region = self._region(region)
-        body = fields(
-            name=name,
-            network_id=network_id,
-            region=region,
-            create_default_rules=create_default_rules,
-        )
-        return self._one(FirewallCreated, "POST", PATH, query={"region": region}, body=body)
+        body = fields(name=name, network_id=network_id, create_default_rules=create_default_rules)
+        return self._one(FirewallCreated, "POST", PATH, region=region, body=body)
 
     def update(
         self, id: str, *, name: str | None = None, region: str | None = None
     ) -> FirewallUpdated:
-        region = self._region(region)
-        body = fields(name=name, region=region)
-        path = self._item(id)
-        return self._one(FirewallUpdated, "PUT", path, query={"region": region}, body=body)
+        body = fields(name=name)
+        return self._one(FirewallUpdated, "PUT", self._item(id), region=region, body=body)

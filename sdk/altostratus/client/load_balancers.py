@@ -39,11 +39,9 @@ class LoadBalancersAPI(RegionalCollection[LoadBalancer]):
     ) -> LoadBalancer:
         """Create a balancer; it answers `state == ""` until it is ready (`available`).
         `firewall_id` names a firewall of the region for it (the service answers it as given)."""
-        region = self._region(region)
         body = fields(
             name=name,
             network_id=network_id,
-            region=region,
             backends=_backends(backends),
             algorithm=algorithm,
             external_traffic_policy=external_traffic_policy,
@@ -53,7 +51,7 @@ class LoadBalancersAPI(RegionalCollection[LoadBalancer]):
             max_concurrent_requests=max_concurrent_requests,
             firewall_id=firewall_id,
         )
-        return self._one(LoadBalancer, "POST", PATH, query={"region": region}, body=body)
+        return self._one(LoadBalancer, "POST", PATH, region=region, body=body)
 
     def update(
         self,
@@ -76,4 +74,5 @@ class LoadBalancersAPI(RegionalCollection[LoadBalancer]):
             enable_proxy_protocol=enable_proxy_protocol,
             backends=_backends(backends),
         )
-        return self._one(LoadBalancer, "PUT", self._item(id), query=self._query(region), body=body)
+        path = self._item(id)
+        return self._one(LoadBalancer, "PUT", path, region=region, body=body, body_region=False)

@@ -22,19 +22,16 @@ class NetworksAPI(RegionalCollection[Network]):
         nameservers_v4: Sequence[str] | str | None = None,
     ) -> NetworkCreated:
         """Create a network; `nameservers_v4` is sent as comma-separated text."""
-        region = self._region(region)
         if nameservers_v4 is not None and not isinstance(nameservers_v4, str):
             nameservers_v4 = ",".join(nameservers_v4)
         body = fields(
             label=label,
-            region=region,
             ipv4_enabled=ipv4_enabled,
             cidr_v4=cidr_v4,
             nameservers_v4=nameservers_v4,
         )
-        return self._one(NetworkCreated, "POST", PATH, query={"region": region}, body=body)
+        return self._one(NetworkCreated, "POST", PATH, region=region, body=body)
 
     def update(self, id: str, *, label: str, region: str | None = None) -> NetworkUpdated:
-        region = self._region(region)
-        body = {"label": label, "region": region}
-        return self._one(NetworkUpdated, "PUT", self._item(id), query={"region": region}, body=body)
+        body = {"label": label}
+        return self._one(NetworkUpdated, "PUT", self._item(id), region=region, body=body)

@@ -21,15 +21,13 @@ class ObjectStoreCredentialsAPI(RegionalCollection[ObjectStoreCredential]):
         region: str | None = None,
     ) -> ObjectStoreCredential:
         """Create a key pair; the service generates the parts left out."""
-        region = self._region(region)
         body = fields(
             name=name,
-            region=region,
             access_key_id=access_key_id,
             secret_access_key_id=secret_access_key_id,
             max_size_gb=max_size_gb,
         )
-        return self._one(ObjectStoreCredential, "POST", PATH, query={"region": region}, body=body)
+        return self._one(ObjectStoreCredential, "POST", PATH, region=region, body=body)
 
     def update(
         self,
@@ -40,12 +38,10 @@ class ObjectStoreCredentialsAPI(RegionalCollection[ObjectStoreCredential]):
         secret_access_key_id: str | None = None,
         region: str | None = None,
     ) -> ObjectStoreCredential:
-        region = self._region(region)
         body = fields(
-            region=region,
             max_size_gb=max_size_gb,
             access_key_id=access_key_id,
             secret_access_key_id=secret_access_key_id,
         )
         path = self._item(id)
-        return self._one(ObjectStoreCredential, "PATCH", path, query={"region": region}, body=body)
+        return self._one(ObjectStoreCredential, "PATCH", path, region=region, body=body)

@@ -23,9 +23,8 @@ class ObjectStoresAPI(RegionalCollection[ObjectStore]):
     ) -> ObjectStore:
         """Create a store of `size` GB (service default 500); without `access_key_id` the
         service also creates the owner credential. Its status is `creating`, then `ready`."""
-        region = self._region(region)
-        body = fields(name=name, region=region, size=size, access_key_id=access_key_id)
-        return self._one(ObjectStore, "POST", PATH, query={"region": region}, body=body)
+        body = fields(name=name, size=size, access_key_id=access_key_id)
+        return self._one(ObjectStore, "POST", PATH, region=region, body=body)
 
     def update(
         self,
@@ -35,7 +34,5 @@ class ObjectStoresAPI(RegionalCollection[ObjectStore]):
         access_key_id: str | None = None,
         region: str | None = None,
     ) -> ObjectStore:
-        region = self._region(region)
-        body = fields(region=region, max_size_gb=max_size_gb, access_key_id=access_key_id)
-        path = self._item(id)
-        return self._one(ObjectStore, "PATCH", path, query={"region": region}, body=body)
+        body = fields(max_size_gb=max_size_gb, access_key_id=access_key_id)
+        return self._one(ObjectStore, "PATCH", self._item(id), region=region, body=body)

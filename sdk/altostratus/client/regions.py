@@ -9,6 +9,8 @@ PATH = "/v2/regions"
 class RegionsAPI(Collection):
     """The service's regions; they belong to no region, so these calls send none."""
 
+    _regional = False
+
     def list(self) -> list[Region]:
         """Every region, the account's default marked ``default=True``."""
         return self._many(Region, PATH)

@@ -13,14 +13,11 @@ class ReservedIpsAPI(RegionalCollection[ReservedIp]):
 
     def create(self, *, name: str, region: str | None = None) -> ReservedIp:
         """Reserve an address; the answer leaves out `ip` (`get` has it)."""
-        region = self._region(region)
-        body = {"name": name, "region": region}
-        return self._one(ReservedIp, "POST", PATH, query={"region": region}, body=body)
+        return self._one(ReservedIp, "POST", PATH, region=region, body={"name": name})
 
     def update(self, id: str, *, name: str | None = None, region: str | None = None) -> ReservedIp:
-        region = self._region(region)
-        body = fields(name=name, region=region)
-        return self._one(ReservedIp, "PUT", self._item(id), query={"region": region}, body=body)
+        body = fields(name=name)
+        return self._one(ReservedIp, "PUT", self._item(id), region=region, body=body)
 
     def assign(self, id: str, assign_to_id: str, *, region: str | None = None) -> None:
         """Attach the address to a load balancer, which then answers it as its `public_ip`."""
@@ -31,6 +28,4 @@ class ReservedIpsAPI(RegionalCollection[ReservedIp]):
         self._action(id, region, action="unassign")
 
     def _action(self, id: str, region: str | None, **body: str) -> None:
-        region = self._region(region)
-        path = f"{self._item(id)}/actions"
-        self._send("POST", path, query={"region": region}, body={**body, "region": region})
+        self._send("POST", f"{self._item(id)}/actions", region=region, body=body)

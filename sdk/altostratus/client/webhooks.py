@@ -12,6 +12,8 @@ PATH = "/v2/webhooks"
 class WebhooksAPI(Collection):
     """Webhooks belong to the account, not to a region: these calls send no region."""
 
+    _regional = False
+
     def list(self) -> list[Webhook]:
         return self._many(Webhook, PATH)
 

@@ -20,8 +20,9 @@ from altostratus.emulator.faults import MANGLES, Faults, RequestLog
 from altostratus.emulator.params import Params, parse_integer
 from altostratus.emulator.routing import Router
 from altostratus.emulator.state import State
-from altostratus.emulator.state.accounts import QUOTA_NAMES, describe_quota
+from altostratus.emulator.state.accounts import describe_quota
 from altostratus.emulator.state.base import iso
+from altostratus.emulator.vocabulary import QUOTA_NAMES
 from altostratus.emulator.wire import error_response, json_object, json_response
 
 

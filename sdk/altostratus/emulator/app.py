@@ -163,13 +163,15 @@ class EmulatorApp:
             if self.strict:
                 refuse_unknown(request, ignored)
             region = resolve_region(request, params)
-            call = Call(self.state, account, region, params, request.args.to_dict(), self.events)
+            # The body's typed fields, read and checked before the lock is taken.
+            fields = [] if route.body is None else [route.accepts.read(params)]
+            call = Call(self.state, account, region, request.args.to_dict(), self.events)
             settled = Effects()  # the removals whose time has come, whatever the handler does
             request.environ[_HANDLED] = True
             try:
                 with self.state.lock:
                     self.state.settle(settled)
-                    body = route.handler(call, *args)
+                    body = route.handler(call, *args, *fields)
             finally:
                 self.run_effects(settled)
             self.run_effects(call.effects)

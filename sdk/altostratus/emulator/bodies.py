@@ -1,13 +1,16 @@
-"""What each operation's request body accepts: the one declaration that the parameter layer
-applies and the OpenAPI document shows.
+"""What each operation's request body accepts, declared once: a frozen dataclass per body, whose
+fields name their type, their reader (parser and documented schema) and whether they are
+required (see ``readers``). The app reads a request into it before the route runs, the route
+hands it to its store, whose ``create`` or ``update`` takes that type, and the OpenAPI document
+shows it: a field named differently in a store is a type error, not a silent None.
 
 Every body follows the rules the service applies to its official clients' requests:
 
 - An empty string is an absent field (the official Go client sends every unset optional text as
-  ``""``), except in the fields of ``empty_is_value``, where it is a value (a rule's ``label``:
-  no label; a balancer's ``enable_proxy_protocol``: none).
-- ``aliases`` are other names those clients send for a field (``max_size_gb`` for an object
-  store's ``size``); when both names are given they must agree. ``value_aliases`` are other
+  ``""``), except in the fields declared with ``empty``, where it is a value (a rule's
+  ``label``: no label; a balancer's ``enable_proxy_protocol``: none).
+- An ``alias`` is another name those clients send for a field (``max_size_gb`` for an object
+  store's ``size``); when both names are given they must agree. ``spellings`` are other
   spellings of a value (``inbound`` for ``ingress``).
 - Any other field is ignored, as the service does; the emulator lists it in the request log and,
   when strict, refuses it.
@@ -15,107 +18,48 @@ Every body follows the rules the service applies to its official clients' reques
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from ipaddress import IPv4Network
 from typing import Any
 
-from altostratus.emulator.openapi_schemas import (
-    BACKEND_FIELDS,
-    BOOL,
-    TEXT,
-    TEXTS,
-    Schema,
-    choice,
-    ref,
+from altostratus.emulator.openapi_schemas import BACKEND_FIELDS, TEXT, TEXTS, Schema, ref
+from altostratus.emulator.parsers import (
+    Backend,
+    parse_backends,
+    parse_cidr,
+    parse_events,
+    parse_http_url,
+    parse_ipv4,
+    parse_ports,
+    parse_private_cidr,
 )
-from altostratus.emulator.params import Params
-from altostratus.emulator.state.base import REGIONS
-from altostratus.emulator.state.firewalls import ACTIONS, DIRECTION_ALIASES, DIRECTIONS, PROTOCOLS
-from altostratus.emulator.state.load_balancers import (
+from altostratus.emulator.readers import (
+    BOOLEAN,
+    Body,
+    choice,
+    given,
+    integer,
+    objects,
+    parsed,
+    port,
+    structured,
+    text,
+    text_list,
+)
+from altostratus.emulator.vocabulary import (
+    ACTIONS,
     AFFINITIES,
     ALGORITHMS,
+    DIRECTION_ALIASES,
+    DIRECTIONS,
+    EVENT_NAMES,
+    PROTOCOLS,
     PROXY_PROTOCOLS,
     TRAFFIC_POLICIES,
 )
-from altostratus.emulator.state.webhooks import EVENT_NAMES
 
-RULES = (
-    "Fields left out, null or sent as an empty string are absent, unless a field says otherwise; "
-    "fields not listed here are ignored."
-)
-
-
-@dataclass(frozen=True)
-class Body:
-    """The fields of one operation's body, ``required`` ones among them; see the module."""
-
-    fields: Mapping[str, Schema]
-    required: tuple[str, ...] = ()
-    aliases: Mapping[str, str] = field(default_factory=dict)
-    value_aliases: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
-    empty_is_value: Mapping[str, str] = field(default_factory=dict)
-    """Field name: what an empty string means there."""
-    nested: Mapping[str, Body] = field(default_factory=dict)
-    """Field name: the body of each object of that array field."""
-
-    @property
-    def names(self) -> frozenset[str]:
-        """Every field name the body accepts, aliases included."""
-        return frozenset(self.fields) | frozenset(self.aliases)
-
-    def read(self, values: Mapping[str, Any], *, form: bool = False) -> Params:
-        """``values`` as this body takes them; ``ignored`` also names the fields its nested
-        objects do not take (``rules[0].colour``)."""
-        params = Params(
-            values,
-            form=form,
-            accepts=self.names,
-            aliases=self.aliases,
-            value_aliases=self.value_aliases,
-            empty_is_value=self.empty_is_value,
-        )
-        for name, inner in self.nested.items():
-            items = params.structured(name) if name in params else None
-            for index, item in enumerate(items if isinstance(items, list) else []):
-                if isinstance(item, dict):
-                    ignored = inner.read(item).ignored
-                    params.ignored.extend(f"{name}[{index}].{field}" for field in ignored)
-        return params
-
-    def schema(self) -> Schema:
-        properties = {name: self._property(name, schema) for name, schema in self.fields.items()}
-        for alias, name in self.aliases.items():
-            described = f"Another name for {name}; when both are given they must agree."
-            properties[alias] = {**properties[name], "description": described}
-        schema: Schema = {"type": "object", "description": RULES, "properties": properties}
-        if self.required:
-            schema["required"] = list(self.required)
-        return schema
-
-    def _property(self, name: str, schema: Schema) -> Schema:
-        if name in self.value_aliases:
-            others = self.value_aliases[name]
-            spelled = ", ".join(f"{alias} is {value}" for alias, value in others.items())
-            schema = {**schema, "enum": [*schema["enum"], *others], "description": spelled}
-        if name in self.empty_is_value:
-            schema = {**schema, "description": f"An empty string {self.empty_is_value[name]}."}
-        return schema
-
-
-NO_BODY = Body({})
-"""Operations without a body: any field sent is ignored."""
-
+SIZE = integer(minimum=1, maximum=1_000_000)
 PORT_TEXT: Schema = {"type": "string", "description": "A port from 1 to 65535, as text"}
-REGION: Schema = {
-    "type": "string",
-    "description": f"{', '.join(REGIONS[:-1])} or {REGIONS[-1]} (any case)",
-}
-EVENTS: Schema = {
-    "type": "array",
-    "items": {"type": "string", "enum": list(EVENT_NAMES)},
-    "minItems": 1,
-}
-SIZE: Schema = {"type": "integer", "minimum": 1, "maximum": 1_000_000}
 SENT_BACKEND: Schema = {
     "type": "object",
     "properties": {
@@ -125,133 +69,216 @@ SENT_BACKEND: Schema = {
     "required": ["ip", "source_port", "target_port"],
     "additionalProperties": False,
 }
-LB_SETTINGS: dict[str, Schema] = {
-    "algorithm": choice(*ALGORITHMS),
-    "external_traffic_policy": choice(*TRAFFIC_POLICIES),
-    "session_affinity": choice(*AFFINITIES),
-    "enable_proxy_protocol": choice("", *PROXY_PROTOCOLS),
-    "backends": {"type": "array", "items": ref("SentBackend")},
-}
-PROXY_NONE = {"enable_proxy_protocol": "means no proxy protocol"}
-RULE_FIELDS: dict[str, Schema] = {
-    "region": REGION,
-    "protocol": choice(*PROTOCOLS),
-    "start_port": PORT_TEXT,
-    "end_port": PORT_TEXT,
-    "ports": {
-        "type": "string",
-        "description": "<start> or <start>-<end>: the ports when start_port is absent",
-    },
-    "cidr": {"oneOf": [TEXT, TEXTS]},
-    "direction": choice(*DIRECTIONS),
-    "label": TEXT,
+EVENTS: Schema = {
+    "type": "array",
+    "items": {"type": "string", "enum": list(EVENT_NAMES)},
+    "minItems": 1,
 }
 
 
-def rule_body(fields: Mapping[str, Schema], required: tuple[str, ...] = ()) -> Body:
-    return Body(
-        fields,
-        required,
-        value_aliases={"direction": DIRECTION_ALIASES},
-        empty_is_value={"label": "means no label"},
+@dataclass(frozen=True, kw_only=True)
+class NoFields:
+    """The fields of an operation without a body: any field sent is ignored."""
+
+
+NO_BODY = Body(NoFields, regional=False)
+
+
+@dataclass(frozen=True, kw_only=True)
+class NetworkCreate:
+    label: str = given(text(), required=True)
+    ipv4_enabled: bool | None = given(BOOLEAN)
+    cidr_v4: IPv4Network | None = given(parsed(parse_private_cidr))
+    """A private range; a free /24 when absent."""
+    nameservers_v4: tuple[str, ...] | None = given(
+        text_list(parse_ipv4, what="comma-separated IPv4 addresses")
     )
 
 
-INLINE_RULE = rule_body(
-    {k: v for k, v in RULE_FIELDS.items() if k != "region"} | {"action": choice(*ACTIONS)},
-    ("protocol",),
-)
+@dataclass(frozen=True, kw_only=True)
+class NetworkUpdate:
+    label: str = given(text(), required=True)
+
+
+@dataclass(frozen=True, kw_only=True)
+class _RuleFields:
+    """The fields a rule's create and update share."""
+
+    start_port: int | None = given(port(PORT_TEXT))
+    end_port: int | None = given(port(PORT_TEXT))
+    ports: tuple[int, int | None] | None = given(
+        parsed(parse_ports), about="<start> or <start>-<end>: the ports when start_port is absent"
+    )
+    cidr: tuple[str, ...] | None = given(
+        text_list(
+            parse_cidr,
+            what="a CIDR block or an array of them",
+            schema={"oneOf": [TEXT, TEXTS]},
+            allow_empty=False,
+        )
+    )
+    direction: str | None = given(choice(*DIRECTIONS), spellings=DIRECTION_ALIASES)
+    label: str | None = given(text(blank=True), empty="means no label")
+
+
+@dataclass(frozen=True, kw_only=True)
+class RuleCreate(_RuleFields):
+    protocol: str = given(choice(*PROTOCOLS), required=True)
+    action: str | None = given(choice(*ACTIONS))
+
+
+@dataclass(frozen=True, kw_only=True)
+class RuleUpdate(_RuleFields):
+    protocol: str | None = given(choice(*PROTOCOLS))
+    action: str | None = given(choice(*ACTIONS), about="The rule's own action")
+    """Fixed at create: only the rule's own action is taken."""
+
+
+INLINE_RULE = Body(RuleCreate, regional=False, name="InlineRule")
 """A rule given inline on a firewall's create."""
 
-BODIES: dict[str, Body] = {
-    "NetworkCreate": Body(
-        {
-            "label": TEXT,
-            "region": REGION,
-            "ipv4_enabled": BOOL,
-            "cidr_v4": TEXT,
-            "nameservers_v4": TEXT,
-        },
-        ("label",),
-    ),
-    "NetworkUpdate": Body({"label": TEXT, "region": REGION}, ("label",)),
-    "FirewallCreate": Body(
-        {
-            "name": TEXT,
-            "network_id": TEXT,
-            "region": REGION,
-            "create_default_rules": BOOL,
-            "rules": {
-                "type": "array",
-                "items": ref("InlineRule"),
-                "description": "Rules the firewall starts with, beside any default ones",
-            },
-        },
-        ("name", "network_id"),
-        aliases={"create_rules": "create_default_rules"},
-        nested={"rules": INLINE_RULE},
-    ),
-    "FirewallUpdate": Body({"name": TEXT, "region": REGION}),
-    "RuleCreate": rule_body({**RULE_FIELDS, "action": choice(*ACTIONS)}, ("protocol",)),
-    "RuleUpdate": rule_body(
-        {**RULE_FIELDS, "action": {**choice(*ACTIONS), "description": "The rule's own action"}}
-    ),
-    "LoadBalancerCreate": Body(
-        {
-            "name": TEXT,
-            "network_id": TEXT,
-            "region": REGION,
-            **LB_SETTINGS,
-            "session_affinity_config_timeout": {"type": "integer", "minimum": 0},
-            "max_concurrent_requests": {"type": "integer", "minimum": 1},
-            "firewall_id": TEXT,
-        },
-        ("name", "network_id", "backends"),
-        empty_is_value=PROXY_NONE,
-    ),
-    "LoadBalancerUpdate": Body(
-        {"name": TEXT, "region": REGION, **LB_SETTINGS}, empty_is_value=PROXY_NONE
-    ),
-    "ReservedIpCreate": Body({"name": TEXT, "region": REGION}, ("name",)),
-    "ReservedIpUpdate": Body({"name": TEXT, "region": REGION}),
-    "ReservedIpAction": Body(
-        {
-            "action": choice("assign", "unassign"),
-            "assign_to_id": TEXT,
-            "assign_to_type": {
-                "type": "string",
-                "description": "The kind of assign_to_id; load balancers are the only kind here",
-            },
-            "region": REGION,
-        },
-        ("action",),
-    ),
-    "ObjectStoreCreate": Body(
-        {"name": TEXT, "region": REGION, "size": SIZE, "access_key_id": TEXT},
-        ("name",),
-        aliases={"max_size_gb": "size"},
-    ),
-    "ObjectStoreUpdate": Body({"region": REGION, "max_size_gb": SIZE, "access_key_id": TEXT}),
-    "CredentialCreate": Body(
-        {
-            "name": TEXT,
-            "region": REGION,
-            "access_key_id": TEXT,
-            "secret_access_key_id": TEXT,
-            "max_size_gb": SIZE,
-        },
-        ("name",),
-    ),
-    "CredentialUpdate": Body(
-        {"region": REGION, "max_size_gb": SIZE, "access_key_id": TEXT, "secret_access_key_id": TEXT}
-    ),
-    "WebhookCreate": Body({"url": TEXT, "events": EVENTS, "secret": TEXT}, ("url",)),
-    "WebhookUpdate": Body({"url": TEXT, "events": EVENTS, "secret": TEXT}),
+
+@dataclass(frozen=True, kw_only=True)
+class FirewallCreate:
+    name: str = given(text(), required=True)
+    network_id: str = given(text(), required=True)
+    create_default_rules: bool | None = given(BOOLEAN, alias="create_rules")
+    rules: tuple[RuleCreate, ...] | None = given(
+        objects(INLINE_RULE, what="rule objects"),
+        about="Rules the firewall starts with, beside any default ones",
+    )
+
+
+@dataclass(frozen=True, kw_only=True)
+class FirewallUpdate:
+    name: str | None = given(text())
+
+
+BACKENDS = structured(parse_backends, {"type": "array", "items": ref("SentBackend")})
+
+
+@dataclass(frozen=True, kw_only=True)
+class _BalancerSettings:
+    """The settings a balancer's create and update share."""
+
+    algorithm: str | None = given(choice(*ALGORITHMS))
+    external_traffic_policy: str | None = given(choice(*TRAFFIC_POLICIES))
+    session_affinity: str | None = given(choice(*AFFINITIES))
+    enable_proxy_protocol: str | None = given(
+        choice("", *PROXY_PROTOCOLS), empty="means no proxy protocol"
+    )
+
+
+@dataclass(frozen=True, kw_only=True)
+class LoadBalancerCreate(_BalancerSettings):
+    name: str = given(text(), required=True)
+    network_id: str = given(text(), required=True)
+    backends: tuple[Backend, ...] = given(BACKENDS, required=True)
+    session_affinity_config_timeout: int | None = given(integer(minimum=0))
+    max_concurrent_requests: int | None = given(integer(minimum=1))
+    firewall_id: str | None = given(text(blank=True))
+
+
+@dataclass(frozen=True, kw_only=True)
+class LoadBalancerUpdate(_BalancerSettings):
+    name: str | None = given(text())
+    backends: tuple[Backend, ...] | None = given(BACKENDS)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReservedIpCreate:
+    name: str = given(text(), required=True)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReservedIpUpdate:
+    name: str | None = given(text())
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReservedIpAction:
+    action: str = given(choice("assign", "unassign"), required=True)
+    assign_to_id: str | None = given(text())
+    """The load balancer to assign to (required by ``assign``)."""
+    assign_to_type: str | None = given(
+        text(blank=True),
+        about="The kind of assign_to_id; load balancers are the only kind here",
+    )
+
+
+@dataclass(frozen=True, kw_only=True)
+class ObjectStoreCreate:
+    name: str = given(text(), required=True)
+    size: int | None = given(SIZE, alias="max_size_gb")
+    """GB; 500 when absent."""
+    access_key_id: str | None = given(text())
+    """The owner credential's key; a credential named after the bucket is made when absent."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ObjectStoreUpdate:
+    max_size_gb: int | None = given(SIZE)
+    access_key_id: str | None = given(text())
+
+
+@dataclass(frozen=True, kw_only=True)
+class CredentialCreate:
+    name: str = given(text(), required=True)
+    access_key_id: str | None = given(text())
+    secret_access_key_id: str | None = given(text())
+    max_size_gb: int | None = given(SIZE)
+
+
+@dataclass(frozen=True, kw_only=True)
+class CredentialUpdate:
+    max_size_gb: int | None = given(SIZE)
+    access_key_id: str | None = given(text())
+    secret_access_key_id: str | None = given(text())
+
+
+@dataclass(frozen=True, kw_only=True)
+class WebhookCreate:
+    url: str = given(parsed(parse_http_url), required=True)
+    events: tuple[str, ...] | None = given(structured(parse_events, EVENTS))
+    """Every event (``*``) when absent."""
+    secret: str | None = given(text())
+    """Made when absent."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class WebhookUpdate:
+    url: str | None = given(parsed(parse_http_url))
+    events: tuple[str, ...] | None = given(structured(parse_events, EVENTS))
+    secret: str | None = given(text())
+
+
+_ACCOUNT_WIDE = (WebhookCreate, WebhookUpdate)
+BODIES: dict[str, Body[Any]] = {
+    typed.__name__: Body(typed, regional=typed not in _ACCOUNT_WIDE)
+    for typed in (
+        NetworkCreate,
+        NetworkUpdate,
+        FirewallCreate,
+        FirewallUpdate,
+        RuleCreate,
+        RuleUpdate,
+        LoadBalancerCreate,
+        LoadBalancerUpdate,
+        ReservedIpCreate,
+        ReservedIpUpdate,
+        ReservedIpAction,
+        ObjectStoreCreate,
+        ObjectStoreUpdate,
+        CredentialCreate,
+        CredentialUpdate,
+        *_ACCOUNT_WIDE,
+    )
 }
+"""Every operation's body, by the name of its fields' type (and of its schema)."""
 
 SCHEMAS: dict[str, Schema] = {
     "SentBackend": SENT_BACKEND,
-    "InlineRule": INLINE_RULE.schema(),
+    INLINE_RULE.name: INLINE_RULE.schema(),
     **{name: accepted.schema() for name, accepted in BODIES.items()},
 }
 """The request schemas of the OpenAPI document."""

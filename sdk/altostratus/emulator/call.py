@@ -1,5 +1,6 @@
-"""What a route handler gets: the caller's account and region, its parameters, and where to put
-side effects; and the route table entry type."""
+"""What a route handler gets: the caller's account and region, the query, and where to put side
+effects (the body comes read into its typed fields, see ``Route``); and the route table entry
+type."""
 
 from __future__ import annotations
 
@@ -7,8 +8,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
-from altostratus.emulator.bodies import BODIES, NO_BODY, Body
-from altostratus.emulator.params import Params
+from altostratus.emulator.bodies import BODIES, NO_BODY
+from altostratus.emulator.readers import Body
 from altostratus.emulator.state import State
 from altostratus.emulator.state.accounts import Account
 from altostratus.emulator.state.base import Effects
@@ -32,7 +33,6 @@ class Call:
     state: State
     account: Account
     region: str
-    params: Params
     query: Mapping[str, str]
     events: EventSink
     effects: Effects = field(default_factory=Effects)
@@ -50,9 +50,10 @@ class Route:
     """One operation of the service: what serves it and what documents it.
 
     ``path`` is below ``/v2`` and written as in OpenAPI (``/networks/{id}``); the handler gets the
-    path's values in their order after the ``Call``. ``networking`` routes also answer below
-    ``/v2/vpc``. ``answer`` names a schema of ``openapi_schemas`` (``[Name]`` is an array of
-    ``Name``), ``body`` a body of ``bodies``. Every operation takes ``region`` in the query (the
+    path's values in their order after the ``Call``, then, for an operation with a ``body`` (the
+    type of its fields, a dataclass of ``bodies``), the body read into that type. ``networking``
+    routes also answer below ``/v2/vpc``. ``answer`` names a schema of ``openapi_schemas``
+    (``[Name]`` is an array of ``Name``). Every operation takes ``region`` in the query (the
     official clients send it on every call; ``regional`` ones use it); ``paged`` lists take
     ``page`` and ``per_page``; ``query`` names any other query fields.
     """
@@ -62,7 +63,7 @@ class Route:
     handler: Handler
     summary: str
     answer: str
-    body: str | None = None
+    body: type[Any] | None = None
     networking: bool = False
     paged: bool = False
     regional: bool = True
@@ -78,8 +79,8 @@ class Route:
         return ("region", *(("page", "per_page") if self.paged else ()), *self.query)
 
     @property
-    def accepts(self) -> Body:
-        return NO_BODY if self.body is None else BODIES[self.body]
+    def accepts(self) -> Body[Any]:
+        return NO_BODY if self.body is None else BODIES[self.body.__name__]
 
 
 H = TypeVar("H", bound=Handler)
@@ -92,6 +93,9 @@ class RouteTable(list[Route]):
 
     @ROUTES.add("GET", "/networks/{id}", "Retrieve a network", "Network")
     def get_network(call: Call, network_id: str) -> dict[str, Any]: ...
+
+    @ROUTES.add("PUT", "/networks/{id}", "Relabel a network", "NetworkUpdated", NetworkUpdate)
+    def update_network(call: Call, network_id: str, changes: NetworkUpdate) -> dict[str, Any]:
     """
 
     def __init__(self, *, networking: bool = False, regional: bool = True) -> None:
@@ -105,7 +109,7 @@ class RouteTable(list[Route]):
         path: str,
         summary: str,
         answer: str,
-        body: str | None = None,
+        body: type[Any] | None = None,
         *,
         paged: bool = False,
         query: tuple[str, ...] = (),

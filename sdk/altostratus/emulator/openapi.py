@@ -76,12 +76,13 @@ def _operation(op: Route, prefix: str) -> dict[str, Any]:
         "responses": responses,
     }
     if op.body is not None:
+        body = op.accepts.name
         operation["requestBody"] = {
             "required": True,
             "content": {
-                "application/json": {"schema": ref(op.body)},
+                "application/json": {"schema": ref(body)},
                 "application/x-www-form-urlencoded": {
-                    "schema": bodies.form_encoded(bodies.SCHEMAS[op.body])
+                    "schema": bodies.form_encoded(bodies.SCHEMAS[body])
                 },
             },
         }

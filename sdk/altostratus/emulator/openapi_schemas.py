@@ -6,12 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from altostratus.emulator.state.accounts import QUOTA_NAMES
-from altostratus.emulator.state.firewalls import ACTIONS, DIRECTIONS, PROTOCOLS
-from altostratus.emulator.state.load_balancers import (
+from altostratus.emulator.vocabulary import (
+    ACTIONS,
     AFFINITIES,
     ALGORITHMS,
     BACKEND_PROTOCOLS,
+    DIRECTIONS,
+    PROTOCOLS,
+    QUOTA_NAMES,
     TRAFFIC_POLICIES,
 )
 

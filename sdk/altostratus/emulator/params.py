@@ -10,17 +10,11 @@ and named in ``ignored``. Every failure names the parameter (``parameter_<name>_
 
 from __future__ import annotations
 
-import ipaddress
 from collections.abc import Callable, Collection, Iterable, Mapping
-from ipaddress import IPv4Address, IPv4Network
-from typing import Any, TypeVar
+from typing import Any
 
 from altostratus.emulator.errors import BadRequest, invalid, missing
 from altostratus.emulator.limits import MAX_INTEGER_DIGITS, check_text, parse_json
-
-T = TypeVar("T")
-
-PRIVATE_RANGES = tuple(IPv4Network(n) for n in ("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16"))
 
 _TRUE = {"true", "1", "yes", "on"}
 _FALSE = {"false", "0", "no", "off"}
@@ -124,12 +118,6 @@ class Params:
                 return False
         raise invalid(name, f"The parameter {name} must be true or false")
 
-    def parsed(self, name: str, item: Callable[[str, str], T]) -> T | None:
-        """A text value read by ``item(name, value)`` (one of the parsers below); None when
-        absent."""
-        value = self.text(name)
-        return None if value is None else item(name, value)
-
     def structured(self, name: str) -> Any:
         """An array or object field; in a form body it is JSON text."""
         value = self._values.get(name)
@@ -199,36 +187,3 @@ def port_number(value: Any) -> int | None:
     """A port (1 to 65535), as an int or text of digits; None for anything else."""
     number = parse_integer(value)
     return number if number is not None and 1 <= number <= 65535 else None
-
-
-# Parsers of one text value, named by its parameter: ``Params.parsed`` and ``Params.text_list``
-# take them.
-
-
-def parse_ipv4(name: str, text: str) -> str:
-    try:
-        return str(IPv4Address(text.strip()))
-    except ValueError:
-        raise invalid(name, f"{text!r} is not an IPv4 address") from None
-
-
-def parse_cidr(name: str, text: str) -> str:
-    """Any IPv4 or IPv6 CIDR block (a bare address is a single-host block); answered as given."""
-    try:
-        ipaddress.ip_network(text.strip(), strict=False)
-    except ValueError:
-        raise invalid(name, f"{text!r} is not a CIDR block") from None
-    return text.strip()
-
-
-def parse_private_cidr(name: str, text: str) -> IPv4Network:
-    """An RFC 1918 range with room for a gateway and hosts (prefix /8 to /29)."""
-    try:
-        network = IPv4Network(text.strip(), strict=True)
-    except ValueError:
-        raise invalid(name, f"{text!r} is not an IPv4 range in CIDR notation") from None
-    if not any(network.subnet_of(r) for r in PRIVATE_RANGES):
-        raise invalid(name, f"{text!r} is not a private (RFC 1918) range")
-    if not 8 <= network.prefixlen <= 29:
-        raise invalid(name, "The range's prefix length must be between /8 and /29")
-    return network

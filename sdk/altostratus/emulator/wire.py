@@ -9,11 +9,12 @@ from typing import Any
 
 from werkzeug.wrappers import Request, Response
 
-from altostratus.emulator.bodies import NO_BODY, Body
+from altostratus.emulator.bodies import NO_BODY
 from altostratus.emulator.errors import BadRequest, EmulatorError, UnsupportedMediaType
 from altostratus.emulator.limits import parse_json
 from altostratus.emulator.params import Params
-from altostratus.emulator.state.base import DEFAULT_REGION, REGIONS
+from altostratus.emulator.readers import Body
+from altostratus.emulator.vocabulary import DEFAULT_REGION, REGIONS
 
 MUTATING = ("POST", "PUT", "PATCH", "DELETE")
 
@@ -38,7 +39,7 @@ def json_object(data: bytes) -> dict[str, Any]:
     return body
 
 
-def read_params(request: Request, accepts: Body = NO_BODY) -> Params:
+def read_params(request: Request, accepts: Body[Any] = NO_BODY) -> Params:
     """The body of a mutating call, JSON or form-encoded (415 for anything else), read as the
     operation ``accepts`` it (see ``bodies``)."""
     values: dict[str, Any] = {}
@@ -54,7 +55,7 @@ def read_params(request: Request, accepts: Body = NO_BODY) -> Params:
             raise UnsupportedMediaType(
                 "Send the body as application/json or application/x-www-form-urlencoded"
             )
-    return accepts.read(values, form=form)
+    return accepts.params(values, form=form)
 
 
 def ignored_query(request: Request, accepts: Collection[str]) -> list[str]:

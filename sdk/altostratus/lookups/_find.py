@@ -14,20 +14,35 @@ from __future__ import annotations
 import dataclasses
 import threading
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import pulumi
 import pulumi.runtime
 
+from altostratus.client._settings import region_code
 from altostratus.client.errors import NotFoundError
 from altostratus.providers import _config
 
 if TYPE_CHECKING:
     from altostratus.client import Client
-    from altostratus.providers._base import Provider
 
 ResultT = TypeVar("ResultT", bound="LookupResult")
 T = TypeVar("T")
+
+
+class Findable(Protocol):
+    """What a lookup asks of a resource's provider (the hooks of ``providers._records``): the
+    records to search, and the outputs of the one found."""
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def regional(self) -> bool: ...
+
+    def _listed(self, api: Client, region: str | None) -> list[Any]: ...
+
+    def _fetch(self, api: Client, id_: str, props: dict[str, Any]) -> dict[str, Any]: ...
 
 
 class NoSingleMatchError(LookupError):
@@ -106,19 +121,20 @@ def matches(record: Any, keys: Mapping[str, Any]) -> bool:
 
 
 def find(
-    provider: Provider[Any],
+    provider: Findable,
     *,
     id: str | None,
     keys: Mapping[str, Any],
     region: str | None = None,
-    listing: Callable[[Client], list[Any]] | None = None,
 ) -> tuple[str, dict[str, Any]]:
     """The id and the resource's outputs of the one record with ``id`` (if given) whose fields
-    equal ``keys`` (the given ones), in ``region`` for a regional resource (the configured one
-    when left out). ``listing`` lists the candidates (default: the provider's collection)."""
+    equal ``keys`` (the given ones), among the provider's records of ``region`` for a regional
+    resource (the configured one when left out)."""
     api, stack_config = session()
     keys = {name: value for name, value in keys.items() if value is not None}
-    where = (region or _config.region_of(stack_config)).upper() if provider.regional else None
+    where = None
+    if provider.regional:
+        where = region_code(region) if region else _config.region_of(stack_config)
     props = {"region": where} if where else {}
     what = described(provider.kind, {"id": id, **keys} if id else keys, where)
     if id is not None:
@@ -130,7 +146,7 @@ def find(
         return id, outputs
     if not keys:
         raise ValueError(f"looking up a {provider.kind} needs its id or a key")
-    candidates = provider._records(api).list(region=where) if listing is None else listing(api)
+    candidates = provider._listed(api, where)
     record = only([r for r in candidates if matches(r, keys)], lambda r: str(r.id), what)
     # A list may answer less than a read (a reserved IP's assignment): the match is read again.
     return str(record.id), provider._fetch(api, str(record.id), props)

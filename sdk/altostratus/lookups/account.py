@@ -38,7 +38,7 @@ def get_webhook(
     secret Output."""
     provider = WebhookProvider()
     keys = {"url": url, "events": None if events is None else list(events)}
-    id_, outputs = find(provider, id=id, keys=keys, listing=lambda api: api.webhooks.list())
+    id_, outputs = find(provider, id=id, keys=keys)
     return GetWebhookResult.of(id_, outputs, Webhook._secret_outputs)
 
 

@@ -70,8 +70,8 @@ def new_client(stack_config: dict[str, str]) -> Client:
 
 
 def region_of(stack_config: dict[str, str]) -> str:
-    """The region of a stack config and its fallbacks, upper-case."""
-    return resolve_settings(stack_config=stack_config, require_key=False).region.upper()
+    """The region of a stack config and its fallbacks, as the API names it."""
+    return resolve_settings(stack_config=stack_config, require_key=False).region
 
 
 def configure(config: Any) -> None:
@@ -94,7 +94,7 @@ def client() -> Client:
 
 
 def region() -> str:
-    """The configured region, upper-case: the default of resources that give none."""
+    """The configured region, as the API names it: the default of resources that give none."""
     with _lock:
         stack_config = dict(_stack_config)
     return region_of(stack_config)

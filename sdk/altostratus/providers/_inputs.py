@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from altostratus.client._settings import region_code
 from altostratus.providers import _validate
 from altostratus.providers._validate import Validator, as_int
 
@@ -106,8 +107,9 @@ def to_int(value: Any) -> Any:
     return value if number is None else number
 
 
-def upper(value: Any) -> Any:
-    return value.upper() if isinstance(value, str) else value
+def region_text(value: Any) -> Any:
+    """A region as the API names it; anything else as it is (the check refuses it)."""
+    return region_code(value) if isinstance(value, str) else value
 
 
 def cidr_text(value: Any) -> Any:
@@ -154,7 +156,7 @@ def backend_set(value: Any) -> Any:
 
 def region_arg() -> Any:
     """The ``region`` input: the configured region when left out; changing it replaces."""
-    return arg(_validate.region, replaces=True, normalize=upper, coerce=upper)
+    return arg(_validate.region, replaces=True, normalize=region_text, coerce=region_text)
 
 
 def auto_name(prefix: str, *, bucket: bool = False) -> str:

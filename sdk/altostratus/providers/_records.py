@@ -1,16 +1,25 @@
-"""How a resource's records are created, read, updated and deleted through the client.
+"""How a resource's records are created, read, updated and deleted through the client: the hooks
+every kind answers.
 
-Each provider names its client collection (``_records``, typed, so ``RecordT`` is the client
-model of its records) and writes its two requests that carry inputs: ``_post`` (create) and
-``_put`` (update in place), as keyword calls of the client that a type checker follows. The other
-hooks have defaults that fit a regional collection; a provider overrides the few that differ.
-These hooks only call the client; ``_base.Provider`` turns what they raise into Pulumi outcomes.
+``RecordHooks`` writes the contract down. Each kind answers its abstract hooks, the calls of the
+client that only it knows: ``_post`` (create) and ``_put`` (update in place), as keyword calls a
+type checker follows, ``_read`` (one record by id), ``_remove`` (its delete) and ``_lookup`` (the
+records matching a create's identifying inputs, for a create whose answer was lost). The other
+hooks have defaults built on those, which a kind overrides where it differs. A kind whose records
+are a regional collection of the client answers ``_read``, ``_remove``, ``_lookup`` and
+``_listed`` (the records a lookup searches) through ``RegionalRecords``, naming the collection
+(``_records``, typed, so ``RecordT`` is the client model of its records). These hooks only call
+the client; ``_base.Provider`` turns what they raise into Pulumi outcomes, and ``_removal``,
+``_adopt`` and the lookups call them as declared here, so a kind that leaves one out cannot be
+made (a type checker says so where it is).
 """
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
+from altostratus.client._settings import region_code
 from altostratus.providers import _config
 from altostratus.providers._inputs import Field
 from altostratus.providers._wait import wait_until
@@ -24,7 +33,7 @@ if TYPE_CHECKING:
 RecordT = TypeVar("RecordT", bound="BaseModel")
 
 
-class RecordHooks(Generic[RecordT]):
+class RecordHooks(ABC, Generic[RecordT]):
     kind: ClassVar[str]
     """What the user calls this resource, for messages: "load balancer"."""
     fields: ClassVar[tuple[Field, ...]]
@@ -41,18 +50,26 @@ class RecordHooks(Generic[RecordT]):
     removal_takes_time: ClassVar[bool] = False
     """Whether the service may remove the record after answering its delete (see ``_removal``)."""
 
-    def _records(self, api: Client) -> RegionalCollection[RecordT]:
-        """The client's collection of these records (``api.networks``)."""
-        raise NotImplementedError
-
+    @abstractmethod
     def _post(self, api: Client, inputs: dict[str, Any]) -> Any:
         """Send the create request; the answer has the new record's ``id``."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _put(self, api: Client, id_: str, changes: dict[str, Any], props: dict[str, Any]) -> Any:
         """Send the update request with the ``changes`` (the changed inputs that the API updates
         in place) of the resource whose new inputs are ``props``."""
-        raise NotImplementedError
+
+    @abstractmethod
+    def _read(self, api: Client, id_: str, props: dict[str, Any]) -> RecordT:
+        """The record ``id_`` of the resource whose properties are ``props``."""
+
+    @abstractmethod
+    def _remove(self, api: Client, id_: str, props: dict[str, Any]) -> None:
+        """Send the delete request."""
+
+    @abstractmethod
+    def _lookup(self, api: Client, inputs: dict[str, Any]) -> list[RecordT]:
+        """The records matching the identifying ``inputs`` of a create."""
 
     def _where(self, props: dict[str, Any]) -> dict[str, Any]:
         return {"region": self._region(props)} if self.regional else {}
@@ -61,7 +78,7 @@ class RecordHooks(Generic[RecordT]):
         """Outputs of a created (or adopted) record, once ready."""
         if not self._provisioned(record):
             record = wait_until(
-                lambda: self._records(api).get(record.id, region=self._region(inputs)),
+                lambda: self._read(api, record.id, inputs),
                 lambda current: str(getattr(current, str(self.state_field))),
                 ready=self._provisioned,
                 failed=self.failed_states,
@@ -93,13 +110,9 @@ class RecordHooks(Generic[RecordT]):
             return True
         return self._ready(record)
 
-    def _lookup(self, api: Client, inputs: dict[str, Any]) -> list[RecordT]:
-        records = self._records(api).list(region=self._region(inputs))
-        return [record for record in records if getattr(record, "name", None) == inputs["name"]]
-
     def _fetch(self, api: Client, id_: str, props: dict[str, Any]) -> dict[str, Any]:
-        record = self._records(api).get(id_, region=self._region(props))
-        return self._live(api, record, props)
+        """The live outputs of the record ``id_``."""
+        return self._live(api, self._read(api, id_, props), props)
 
     def _live(self, api: Client, record: RecordT, props: dict[str, Any]) -> dict[str, Any]:
         """Outputs of a record read from the API."""
@@ -121,9 +134,29 @@ class RecordHooks(Generic[RecordT]):
         updatable = {field.name for field in self.fields if not field.replaces}
         return {name: news.get(name) for name in sorted(changed & updatable)}
 
+    @staticmethod
+    def _region(props: dict[str, Any]) -> str:
+        return region_code(str(props.get("region") or _config.region()))
+
+
+class RegionalRecords(RecordHooks[RecordT]):
+    """The hooks of a kind whose records are a regional collection of the client (``_records``):
+    read, removed, listed and looked up (by ``name``) through it, in the resource's region."""
+
+    @abstractmethod
+    def _records(self, api: Client) -> RegionalCollection[RecordT]:
+        """The client's collection of these records (``api.networks``)."""
+
+    def _read(self, api: Client, id_: str, props: dict[str, Any]) -> RecordT:
+        return self._records(api).get(id_, region=self._region(props))
+
     def _remove(self, api: Client, id_: str, props: dict[str, Any]) -> None:
         self._records(api).delete(id_, region=self._region(props))
 
-    @staticmethod
-    def _region(props: dict[str, Any]) -> str:
-        return str(props.get("region") or _config.region()).upper()
+    def _listed(self, api: Client, region: str | None) -> list[RecordT]:
+        """The records of ``region`` (the configured one when None): what a lookup searches."""
+        return self._records(api).list(region=region)
+
+    def _lookup(self, api: Client, inputs: dict[str, Any]) -> list[RecordT]:
+        records = self._listed(api, self._region(inputs))
+        return [record for record in records if getattr(record, "name", None) == inputs["name"]]

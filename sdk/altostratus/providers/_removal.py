@@ -51,12 +51,10 @@ def remove_until_gone(
         return
     if not hooks.removal_takes_time:
         return
-    records = hooks._records(api)
-    region = hooks._region(props)
 
     def state() -> str:
         try:
-            record = records.get(id_, region=region)
+            record = hooks._read(api, id_, props)
         except NotFoundError:
             return GONE
         return hooks._status(record) or "present"

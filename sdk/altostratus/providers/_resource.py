@@ -3,7 +3,7 @@
 A resource class declares its outputs as annotated ``pulumi.Output`` attributes; they are seeded
 as None in the properties so Pulumi exposes them, and the ones named in ``_secret_outputs`` are
 registered as ``additional_secret_outputs``. Its inputs are its ``Args`` dataclass's fields; its
-typed ``__init__`` is generated from them (see ``_codegen``).
+typed ``__init__`` is generated from them (see ``tools/codegen.py`` in the repository).
 """
 
 from __future__ import annotations

@@ -15,6 +15,8 @@ from urllib.parse import urlsplit
 from pulumi.output import Unknown
 from pulumi.runtime import rpc
 
+from altostratus.client._settings import region_code
+
 Validator = Callable[[Any], "str | None"]
 
 REGIONS = ("LON1", "FRA1", "NYC1", "PHX1")
@@ -103,7 +105,7 @@ def port_text(value: Any) -> str | None:
 
 
 def region(value: Any) -> str | None:
-    if isinstance(value, str) and value.upper() in REGIONS:
+    if isinstance(value, str) and region_code(value) in REGIONS:
         return None
     return f"must be one of {', '.join(REGIONS)}, not {value!r}"
 

@@ -10,6 +10,7 @@ import pulumi
 from altostratus.providers import _validate
 from altostratus.providers._base import Provider
 from altostratus.providers._inputs import arg, inputs_of, region_arg, required
+from altostratus.providers._records import RegionalRecords
 from altostratus.providers._resource import AltostratusResource
 
 if TYPE_CHECKING:
@@ -29,7 +30,7 @@ class FirewallArgs:
     """Whether the service adds its three allow-all ingress rules (service default: true)."""
 
 
-class FirewallProvider(Provider["FirewallRecord"]):
+class FirewallProvider(RegionalRecords["FirewallRecord"], Provider["FirewallRecord"]):
     removal_takes_time = True
     kind = "firewall"
     naming = "name"

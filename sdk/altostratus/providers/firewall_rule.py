@@ -100,16 +100,12 @@ class FirewallRuleProvider(Provider["RuleRecord"]):
             and (rule.label or "") == wanted["label"]
         ]
 
-    def _fetch(self, api: Client, id_: str, props: dict[str, Any]) -> dict[str, Any]:
-        rule = api.firewall_rules.get(props["firewall_id"], id_, region=self._region(props))
-        return self._live(api, rule, props)
+    def _read(self, api: Client, id_: str, props: dict[str, Any]) -> RuleRecord:
+        return api.firewall_rules.get(props["firewall_id"], id_, region=self._region(props))
 
-    def _apply(
-        self, api: Client, id_: str, olds: dict[str, Any], news: dict[str, Any], changed: set[str]
-    ) -> dict[str, Any]:
-        changes = self._updates(news, changed)
+    def _put(self, api: Client, id_: str, changes: dict[str, Any], props: dict[str, Any]) -> None:
         api.firewall_rules.update(
-            news["firewall_id"],
+            props["firewall_id"],
             id_,
             protocol=changes.get("protocol"),
             start_port=changes.get("start_port"),
@@ -117,9 +113,8 @@ class FirewallRuleProvider(Provider["RuleRecord"]):
             cidr=changes.get("cidr"),
             direction=changes.get("direction"),
             label=changes.get("label"),
-            region=self._region(news),
+            region=self._region(props),
         )
-        return self._fetch(api, id_, news)
 
     def _remove(self, api: Client, id_: str, props: dict[str, Any]) -> None:
         api.firewall_rules.delete(props["firewall_id"], id_, region=self._region(props))

@@ -11,6 +11,7 @@ import pulumi
 from altostratus.providers import _validate
 from altostratus.providers._base import Provider
 from altostratus.providers._inputs import arg, backend_set, inputs_of, region_arg, required, to_int
+from altostratus.providers._records import RegionalRecords
 from altostratus.providers._resource import AltostratusResource
 from altostratus.providers._validate import contains_unknown
 
@@ -116,7 +117,7 @@ class LoadBalancerArgs:
     )
 
 
-class LoadBalancerProvider(Provider["LoadBalancerRecord"]):
+class LoadBalancerProvider(RegionalRecords["LoadBalancerRecord"], Provider["LoadBalancerRecord"]):
     removal_takes_time = True
     kind = "load balancer"
     naming = "name"

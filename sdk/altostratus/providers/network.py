@@ -11,6 +11,7 @@ import pulumi
 from altostratus.providers import _validate
 from altostratus.providers._base import Provider
 from altostratus.providers._inputs import arg, cidr_text, inputs_of, ip_list, region_arg
+from altostratus.providers._records import RegionalRecords
 from altostratus.providers._resource import AltostratusResource
 
 if TYPE_CHECKING:
@@ -35,7 +36,7 @@ class NetworkArgs:
     )
 
 
-class NetworkProvider(Provider["NetworkRecord"]):
+class NetworkProvider(RegionalRecords["NetworkRecord"], Provider["NetworkRecord"]):
     status_field = "status"
     removal_takes_time = True
     kind = "network"

@@ -10,6 +10,7 @@ import pulumi
 from altostratus.providers import _validate
 from altostratus.providers._base import Provider
 from altostratus.providers._inputs import arg, inputs_of, region_arg, to_int
+from altostratus.providers._records import RegionalRecords
 from altostratus.providers._resource import AltostratusResource
 
 if TYPE_CHECKING:
@@ -29,7 +30,7 @@ class ObjectStoreArgs:
     """The owner credential's key; the service makes an owner credential when left out."""
 
 
-class ObjectStoreProvider(Provider["ObjectStoreRecord"]):
+class ObjectStoreProvider(RegionalRecords["ObjectStoreRecord"], Provider["ObjectStoreRecord"]):
     removal_takes_time = True
     kind = "object store"
     naming = "name"

@@ -10,6 +10,7 @@ import pulumi
 from altostratus.providers import _validate
 from altostratus.providers._base import Provider
 from altostratus.providers._inputs import arg, inputs_of, region_arg, to_int
+from altostratus.providers._records import RegionalRecords
 from altostratus.providers._resource import AltostratusResource
 
 if TYPE_CHECKING:
@@ -30,7 +31,9 @@ class ObjectStoreCredentialArgs:
     max_size_gb: pulumi.Input[int] | None = arg(_validate.size_gb, coerce=to_int)
 
 
-class ObjectStoreCredentialProvider(Provider["CredentialRecord"]):
+class ObjectStoreCredentialProvider(
+    RegionalRecords["CredentialRecord"], Provider["CredentialRecord"]
+):
     kind = "object store credential"
     naming = "name"
     full_create_answer = True

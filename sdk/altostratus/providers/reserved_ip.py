@@ -11,6 +11,7 @@ from altostratus.client.errors import OutcomeUnknownError
 from altostratus.providers import _validate
 from altostratus.providers._base import Provider
 from altostratus.providers._inputs import arg, inputs_of, region_arg
+from altostratus.providers._records import RegionalRecords
 from altostratus.providers._resource import AltostratusResource
 
 if TYPE_CHECKING:
@@ -42,7 +43,7 @@ def _assign(api: Client, id_: str, target: str, region: str) -> None:
                 raise
 
 
-class ReservedIpProvider(Provider["ReservedIpRecord"]):
+class ReservedIpProvider(RegionalRecords["ReservedIpRecord"], Provider["ReservedIpRecord"]):
     removal_takes_time = True
     kind = "reserved IP"
     naming = "name"
@@ -67,12 +68,18 @@ class ReservedIpProvider(Provider["ReservedIpRecord"]):
             "assign_to_id": assigned,
         }
 
+    def _put(
+        self, api: Client, id_: str, changes: dict[str, Any], props: dict[str, Any]
+    ) -> ReservedIpRecord:
+        return api.reserved_ips.update(id_, name=changes["name"], region=self._region(props))
+
     def _apply(
         self, api: Client, id_: str, olds: dict[str, Any], news: dict[str, Any], changed: set[str]
     ) -> dict[str, Any]:
+        """A rename, then the assignment: the old one released before the new one is made."""
         region = self._region(news)
         if "name" in changed:
-            api.reserved_ips.update(id_, name=news["name"], region=region)
+            self._put(api, id_, {"name": news["name"]}, news)
         if "assign_to_id" in changed:
             if olds.get("assign_to_id"):
                 api.reserved_ips.unassign(id_, region=region)

@@ -39,7 +39,8 @@ class WebhookArgs:
 
 
 class WebhookProvider(Provider["WebhookRecord"]):
-    """Webhooks belong to the account: no region, and the client reads one from the list."""
+    """Webhooks belong to the account: no region, and the client reads one from the list. Not
+    a regional collection, so it answers every hook of the contract itself."""
 
     kind = "webhook"
     regional = False
@@ -59,11 +60,15 @@ class WebhookProvider(Provider["WebhookRecord"]):
             id_, url=changes.get("url"), events=changes.get("events"), secret=changes.get("secret")
         )
 
-    def _fetch(self, api: Client, id_: str, props: dict[str, Any]) -> dict[str, Any]:
-        return self._live(api, api.webhooks.get(id_), props)
+    def _read(self, api: Client, id_: str, props: dict[str, Any]) -> WebhookRecord:
+        return api.webhooks.get(id_)
 
     def _remove(self, api: Client, id_: str, props: dict[str, Any]) -> None:
         api.webhooks.delete(id_)
+
+    def _listed(self, api: Client, region: str | None) -> list[WebhookRecord]:
+        """The account's webhooks, whatever the region: what a lookup searches."""
+        return api.webhooks.list()
 
     def _lookup(self, api: Client, inputs: dict[str, Any]) -> list[WebhookRecord]:
         events = text_set(inputs.get("events") or ["*"])

@@ -74,7 +74,7 @@ With ``engine="pulumi"`` (or ``"auto"``, or ``ALTOSTRATUS_TESTING_ENGINE``) the 
 program with the real engine through Pulumi's Automation API and a local file backend in a
 temporary directory, where the ``pulumi`` CLI is installed (see ``Stack`` for what differs).
 
-The pytest plugin ``altostratus.emulator.pytest_plugin`` gives ``altostratus_stack``: a factory of
+The pytest plugin ``altostratus.testing.pytest_plugin`` gives ``altostratus_stack``: a factory of
 stacks wired to a freshly reset emulator.
 
 The block below is the one list of the public names, loaded on first use (see

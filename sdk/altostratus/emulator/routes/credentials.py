@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from altostratus.emulator.bodies import CredentialCreate, CredentialUpdate
 from altostratus.emulator.call import SUCCESS, Call, RouteTable
 from altostratus.emulator.params import page_params
-from altostratus.emulator.routes.object_stores import SIZE
 from altostratus.emulator.state.credentials import Credential
 
 ROUTES = RouteTable()
@@ -29,15 +29,9 @@ def get_credential(call: Call, credential_id: str) -> dict[str, Any]:
 
 
 @ROUTES.add(
-    "POST", "/objectstore/credentials", "Create a credential", "Credential", "CredentialCreate"
+    "POST", "/objectstore/credentials", "Create a credential", "Credential", CredentialCreate
 )
-def create_credential(call: Call) -> dict[str, Any]:
-    fields = {
-        "name": call.params.required_text("name"),
-        "access_key_id": call.params.text("access_key_id", allow_empty=False),
-        "secret_access_key_id": call.params.text("secret_access_key_id", allow_empty=False),
-        "max_size_gb": call.params.integer("max_size_gb", **SIZE),
-    }
+def create_credential(call: Call, fields: CredentialCreate) -> dict[str, Any]:
     credentials = call.state.credentials
     credential = credentials.create(call.account_id, call.region, call.effects, fields)
     return credential.describe()
@@ -48,17 +42,9 @@ def create_credential(call: Call) -> dict[str, Any]:
     "/objectstore/credentials/{id}",
     "Update a credential",
     "Credential",
-    "CredentialUpdate",
+    CredentialUpdate,
 )
-def update_credential(call: Call, credential_id: str) -> dict[str, Any]:
-    changes: dict[str, Any] = {}
-    max_size_gb = call.params.integer("max_size_gb", **SIZE)
-    if max_size_gb is not None:
-        changes["max_size_gb"] = max_size_gb
-    for name in ("access_key_id", "secret_access_key_id"):
-        value = call.params.text(name, allow_empty=False)
-        if value is not None:
-            changes[name] = value
+def update_credential(call: Call, credential_id: str, changes: CredentialUpdate) -> dict[str, Any]:
     credential = _credential(call, credential_id)
     call.state.credentials.update(credential, call.effects, changes)
     return credential.describe()

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from altostratus.emulator.bodies import NetworkCreate, NetworkUpdate
 from altostratus.emulator.call import SUCCESS, Call, RouteTable
-from altostratus.emulator.params import parse_ipv4, parse_private_cidr
 
 ROUTES = RouteTable(networking=True)
 
@@ -22,25 +22,16 @@ def get_network(call: Call, network_id: str) -> dict[str, Any]:
     return networks.describe(networks.get(call.account_id, call.region, network_id))
 
 
-@ROUTES.add("POST", "/networks", "Create a network", "NetworkCreated", "NetworkCreate")
-def create_network(call: Call) -> dict[str, Any]:
-    fields = {
-        "label": call.params.required_text("label"),
-        "ipv4_enabled": call.params.boolean("ipv4_enabled"),
-        "cidr_v4": call.params.parsed("cidr_v4", parse_private_cidr),
-        "nameservers_v4": call.params.text_list(
-            "nameservers_v4", parse_ipv4, what="comma-separated IPv4 addresses"
-        ),
-    }
+@ROUTES.add("POST", "/networks", "Create a network", "NetworkCreated", NetworkCreate)
+def create_network(call: Call, fields: NetworkCreate) -> dict[str, Any]:
     network = call.state.networks.create(call.account_id, call.region, call.effects, fields)
     return {"id": network.id, "result": "success", "name": network.name, "label": network.label}
 
 
-@ROUTES.add("PUT", "/networks/{id}", "Relabel a network", "NetworkUpdated", "NetworkUpdate")
-def update_network(call: Call, network_id: str) -> dict[str, Any]:
-    label = call.params.required_text("label")
+@ROUTES.add("PUT", "/networks/{id}", "Relabel a network", "NetworkUpdated", NetworkUpdate)
+def update_network(call: Call, network_id: str, changes: NetworkUpdate) -> dict[str, Any]:
     network = call.state.networks.get(call.account_id, call.region, network_id)
-    call.state.networks.update(network, call.effects, {"label": label})
+    call.state.networks.update(network, call.effects, changes)
     return {"id": network.id, "result": "success", "label": network.label}
 
 

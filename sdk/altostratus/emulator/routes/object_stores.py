@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from altostratus.emulator.bodies import ObjectStoreCreate, ObjectStoreUpdate
 from altostratus.emulator.call import SUCCESS, Call, RouteTable
 from altostratus.emulator.params import page_params
 from altostratus.emulator.state.object_stores import ObjectStore
 
 ROUTES = RouteTable()
-
-SIZE = {"minimum": 1, "maximum": 1_000_000}
 
 
 def _store(call: Call, store_id: str) -> ObjectStore:
@@ -29,28 +28,18 @@ def get_store(call: Call, store_id: str) -> dict[str, Any]:
     return call.state.object_stores.describe(_store(call, store_id))
 
 
-@ROUTES.add("POST", "/objectstores", "Create an object store", "ObjectStore", "ObjectStoreCreate")
-def create_store(call: Call) -> dict[str, Any]:
-    fields = {
-        "name": call.params.required_text("name"),
-        "size": call.params.integer("size", **SIZE),
-        "access_key_id": call.params.text("access_key_id", allow_empty=False),
-    }
+@ROUTES.add("POST", "/objectstores", "Create an object store", "ObjectStore", ObjectStoreCreate)
+def create_store(call: Call, fields: ObjectStoreCreate) -> dict[str, Any]:
     store = call.state.object_stores.create(call.account_id, call.region, call.effects, fields)
     return call.state.object_stores.describe(store)
 
 
 @ROUTES.add(
-    "PATCH", "/objectstores/{id}", "Update an object store", "ObjectStore", "ObjectStoreUpdate"
+    "PATCH", "/objectstores/{id}", "Update an object store", "ObjectStore", ObjectStoreUpdate
 )
-def update_store(call: Call, store_id: str) -> dict[str, Any]:
-    changes = {
-        "max_size_gb": call.params.integer("max_size_gb", **SIZE),
-        "access_key_id": call.params.text("access_key_id", allow_empty=False),
-    }
+def update_store(call: Call, store_id: str, changes: ObjectStoreUpdate) -> dict[str, Any]:
     store = _store(call, store_id)
-    present = {name: value for name, value in changes.items() if value is not None}
-    call.state.object_stores.update(store, call.effects, present)
+    call.state.object_stores.update(store, call.effects, changes)
     return call.state.object_stores.describe(store)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from altostratus.emulator.call import Call, RouteTable
-from altostratus.emulator.state.base import DEFAULT_REGION, REGION_PLACES
+from altostratus.emulator.vocabulary import DEFAULT_REGION, REGION_PLACES
 
 ROUTES = RouteTable(networking=True, regional=False)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from altostratus.emulator.bodies import ReservedIpAction, ReservedIpCreate, ReservedIpUpdate
 from altostratus.emulator.call import SUCCESS, Call, RouteTable, pick
 from altostratus.emulator.errors import missing
 from altostratus.emulator.params import page_params
@@ -33,18 +34,15 @@ def get_ip(call: Call, reserved_id: str) -> dict[str, Any]:
     return call.state.reserved_ips.describe(_reserved(call, reserved_id))
 
 
-@ROUTES.add("POST", "/ips", "Reserve an IP", "ReservedIpSaved", "ReservedIpCreate")
-def create_ip(call: Call) -> dict[str, Any]:
-    fields = {"name": call.params.required_text("name")}
+@ROUTES.add("POST", "/ips", "Reserve an IP", "ReservedIpSaved", ReservedIpCreate)
+def create_ip(call: Call, fields: ReservedIpCreate) -> dict[str, Any]:
     reserved = call.state.reserved_ips.create(call.account_id, call.region, call.effects, fields)
     return {"id": reserved.id, "name": reserved.name}
 
 
-@ROUTES.add("PUT", "/ips/{id}", "Rename a reserved IP", "ReservedIpSaved", "ReservedIpUpdate")
-def update_ip(call: Call, reserved_id: str) -> dict[str, Any]:
-    name = call.params.text("name", allow_empty=False)
+@ROUTES.add("PUT", "/ips/{id}", "Rename a reserved IP", "ReservedIpSaved", ReservedIpUpdate)
+def update_ip(call: Call, reserved_id: str, changes: ReservedIpUpdate) -> dict[str, Any]:
     reserved = _reserved(call, reserved_id)
-    changes = {} if name is None else {"name": name}
     call.state.reserved_ips.update(reserved, call.effects, changes)
     return pick(call.state.reserved_ips.describe(reserved), "id", "name")
 
@@ -55,18 +53,15 @@ def delete_ip(call: Call, reserved_id: str) -> dict[str, Any]:
     return dict(SUCCESS)
 
 
-@ROUTES.add("POST", "/ips/{id}/actions", "Assign or unassign", "Result", "ReservedIpAction")
-def act_on_ip(call: Call, reserved_id: str) -> dict[str, Any]:
+@ROUTES.add("POST", "/ips/{id}/actions", "Assign or unassign", "Result", ReservedIpAction)
+def act_on_ip(call: Call, reserved_id: str, fields: ReservedIpAction) -> dict[str, Any]:
     """``assign`` (to the load balancer ``assign_to_id``; ``assign_to_type`` is accepted and
     unused, balancers being the only kind) or ``unassign`` (idempotent)."""
-    action = call.params.choice("action", ("assign", "unassign"), required=True)
-    target = call.params.text("assign_to_id", allow_empty=False)
-    if action == "assign" and target is None:
+    if fields.action == "assign" and fields.assign_to_id is None:
         raise missing("assign_to_id")
     reserved = _reserved(call, reserved_id)
-    if action == "assign":
-        assert target is not None
-        call.state.reserved_ips.assign(reserved, call.effects, target)
+    if fields.assign_to_id is not None and fields.action == "assign":
+        call.state.reserved_ips.assign(reserved, call.effects, fields.assign_to_id)
     else:
         call.state.reserved_ips.unassign(reserved, call.effects)
     return dict(SUCCESS)

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urlsplit
 
+from altostratus.emulator.bodies import WebhookCreate, WebhookUpdate
 from altostratus.emulator.call import SUCCESS, Call, RouteTable
-from altostratus.emulator.errors import invalid
 from altostratus.emulator.state import target_of
-from altostratus.emulator.state.webhooks import EVENT_NAMES, Webhook
+from altostratus.emulator.state.webhooks import Webhook
 
 ROUTES = RouteTable(regional=False)
 
@@ -22,49 +21,14 @@ def _webhook(call: Call, webhook_id: str) -> Webhook:
     return call.state.webhooks.get(call.account_id, None, webhook_id)
 
 
-def _url(url: str) -> str:
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise invalid("url", "The parameter url must be an http or https URL")
-    return url
-
-
-def _events(call: Call) -> list[str] | None:
-    """The subscribed event names without repeats; None when absent."""
-    if "events" not in call.params:
-        return None
-    value = call.params.structured("events")
-    if not isinstance(value, list) or not value or not all(isinstance(e, str) for e in value):
-        raise invalid("events", "The parameter events must be a non-empty array of event names")
-    unknown = [e for e in value if e not in EVENT_NAMES]
-    if unknown:
-        raise invalid("events", f"Unknown event name(s): {', '.join(unknown)}")
-    return list(dict.fromkeys(value))
-
-
-@ROUTES.add("POST", "/webhooks", "Create a webhook", "WebhookCreated", "WebhookCreate")
-def create_webhook(call: Call) -> dict[str, Any]:
-    fields = {
-        "url": _url(call.params.required_text("url")),
-        "events": _events(call),
-        "secret": call.params.text("secret", allow_empty=False),
-    }
+@ROUTES.add("POST", "/webhooks", "Create a webhook", "WebhookCreated", WebhookCreate)
+def create_webhook(call: Call, fields: WebhookCreate) -> dict[str, Any]:
     webhook = call.state.webhooks.create(call.account_id, call.region, call.effects, fields)
     return {"result": "success", "id": webhook.id}
 
 
-@ROUTES.add("PUT", "/webhooks/{id}", "Update a webhook", "Webhook", "WebhookUpdate")
-def update_webhook(call: Call, webhook_id: str) -> dict[str, Any]:
-    changes: dict[str, Any] = {}
-    url = call.params.text("url", allow_empty=False)
-    if url is not None:
-        changes["url"] = _url(url)
-    events = _events(call)
-    if events is not None:
-        changes["events"] = events
-    secret = call.params.text("secret", allow_empty=False)
-    if secret is not None:
-        changes["secret"] = secret
+@ROUTES.add("PUT", "/webhooks/{id}", "Update a webhook", "Webhook", WebhookUpdate)
+def update_webhook(call: Call, webhook_id: str, changes: WebhookUpdate) -> dict[str, Any]:
     webhook = _webhook(call, webhook_id)
     call.state.webhooks.update(webhook, call.effects, changes)
     return webhook.describe()

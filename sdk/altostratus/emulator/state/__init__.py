@@ -94,7 +94,7 @@ class State:
             for account in self.accounts.by_id.values():
                 self.networks.add_defaults(account.id)
 
-    def stores(self) -> tuple[Store[Any], ...]:
+    def stores(self) -> tuple[Store[Any, Any, Any], ...]:
         """Every resource store, those whose records refer to others' first."""
         return (
             self.reserved_ips,

@@ -9,24 +9,11 @@ from typing import TYPE_CHECKING, Any
 
 from altostratus.emulator.errors import Forbidden
 from altostratus.emulator.state.base import new_id
+from altostratus.emulator.vocabulary import QUOTA_NAMES
 
 if TYPE_CHECKING:
     from altostratus.emulator.state import State
 
-QUOTA_NAMES = (
-    "instance_count",
-    "cpu_core",
-    "ram_mb",
-    "disk_gb",
-    "disk_volume_count",
-    "disk_snapshot_count",
-    "public_ip_address",
-    "subnet_count",
-    "network_count",
-    "security_group",
-    "security_group_rule",
-    "port_count",
-)
 DEFAULT_LIMITS = {
     "instance_count": 100,
     "cpu_core": 400,

@@ -7,7 +7,7 @@ and 192.0.2.0/24) and are unique across the whole emulator, as real public addre
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from ipaddress import IPv4Address, IPv4Network
 
 from altostratus.emulator.errors import Conflict
@@ -84,7 +84,7 @@ def gateway(network: IPv4Network) -> IPv4Address:
     return network.network_address + 1
 
 
-def allocate_host(network: IPv4Network, taken: set[IPv4Address]) -> IPv4Address:
+def allocate_host(network: IPv4Network, taken: Collection[IPv4Address]) -> IPv4Address:
     """The first usable host of ``network`` not in ``taken`` (the gateway is always taken)."""
     for host in network.hosts():
         if host not in taken and host != gateway(network):

@@ -4,10 +4,10 @@ answer 404 for anything outside that scope, and the side effects a change queues
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any, ClassVar, Generic
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from altostratus.emulator.errors import being_deleted, duplicate_name, not_found
 from altostratus.emulator.state.table import R, Record, RecordTable
@@ -17,16 +17,10 @@ __all__ = ["Effects", "Record", "RecordTable", "Store", "iso", "new_id"]
 if TYPE_CHECKING:
     from altostratus.emulator.state import State
 
-REGION_PLACES = {
-    "LON1": ("London 1", "GB"),
-    "FRA1": ("Frankfurt 1", "DE"),
-    "NYC1": ("New York 1", "US"),
-    "PHX1": ("Phoenix 1", "US"),
-}
-"""Each region's code, with its display name and country (ISO 3166 alpha-2)."""
-REGIONS = tuple(REGION_PLACES)
-DEFAULT_REGION = "LON1"
-"""Every account's default region."""
+C = TypeVar("C")
+"""The fields a store's ``create`` takes: a dataclass of ``bodies``."""
+U = TypeVar("U")
+"""The fields a store's ``update`` takes: a dataclass of ``bodies``."""
 
 
 def new_id() -> str:
@@ -56,14 +50,16 @@ class Effects:
         self.actions.append(action)
 
 
-class Store(Generic[R]):
+class Store(Generic[R, C, U]):
     """The records of one kind; ``kind`` and ``label`` name it in error codes and reasons.
 
-    Every store has one contract: routes parse and validate the wire values and answer; the
-    store builds, changes and removes records. ``create`` takes the record's fields (a value of
-    None is an absent field), ``update`` only the fields that change, and each queues its events
-    and side effects in ``effects``. A store checks what needs the state (names free, references,
-    quota, in-use) and raises ``EmulatorError``s; nothing else writes ``records``.
+    Every store has one contract: routes take a request's fields read and validated (the typed
+    fields of ``bodies``) and answer; the store builds, changes and removes records. ``create``
+    takes the new record's fields (``C``: None is an absent field), ``update`` the fields to
+    change (``U``: None is a field left as it is), and each queues its events and side effects
+    in ``effects``. A store checks what needs the state (names free, references, quota, in-use)
+    and raises ``EmulatorError``s; nothing else writes ``records``. Record fields hold immutable
+    values (tuples, frozensets), so every change is an assignment, which the state folder sees.
 
     ``delete`` is the same for every kind: ``check_delete`` refuses it while something holds the
     record (409), then ``remove`` releases what the record held and drops it. For the kinds whose
@@ -86,12 +82,10 @@ class Store(Generic[R]):
         #: The records being deleted: their ids, with the emulated second each one goes.
         self.removals: dict[str, float] = {}
 
-    def create(
-        self, account_id: str, region: str, effects: Effects, fields: Mapping[str, Any]
-    ) -> R:
+    def create(self, account_id: str, region: str, effects: Effects, fields: C) -> R:
         raise NotImplementedError
 
-    def update(self, record: R, effects: Effects, changes: Mapping[str, Any]) -> None:
+    def update(self, record: R, effects: Effects, changes: U) -> None:
         raise NotImplementedError
 
     def delete(self, record: R, effects: Effects) -> None:
@@ -174,9 +168,9 @@ class Store(Generic[R]):
             if other.id != exclude_id and (other.account_id, other.region) == (account_id, region):
                 raise duplicate_name(self.kind, self.label, name)
 
-    def rename(self, record: R, changes: Mapping[str, Any]) -> None:
-        """Take ``changes["name"]`` when given; 409 while another record of its account and
-        region has it."""
-        if "name" in changes:
-            self.check_name_free(record.account_id, record.region, changes["name"], record.id)
-            setattr(record, "name", changes["name"])  # noqa: B010 - a Record has no name field
+    def rename(self, record: R, name: str | None) -> None:
+        """Take ``name`` when given; 409 while another record of its account and region has
+        it."""
+        if name is not None:
+            self.check_name_free(record.account_id, record.region, name, record.id)
+            setattr(record, "name", name)  # noqa: B010 - a Record has no name field

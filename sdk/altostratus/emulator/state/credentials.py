@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 import secrets
 import string
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from altostratus.emulator.bodies import CredentialCreate, CredentialUpdate
 from altostratus.emulator.errors import Conflict, in_use, invalid
 from altostratus.emulator.state.base import Effects, Record, Store, new_id
 
@@ -40,7 +40,7 @@ class Credential(Record):
         }
 
 
-class Credentials(Store[Credential]):
+class Credentials(Store[Credential, CredentialCreate, CredentialUpdate]):
     kind = "objectstore_credential"
     label = "object store credential"
     indexed = ("name", "access_key_id")
@@ -68,14 +68,11 @@ class Credentials(Store[Credential]):
             )
 
     def create(
-        self, account_id: str, region: str, effects: Effects, fields: Mapping[str, Any]
+        self, account_id: str, region: str, effects: Effects, fields: CredentialCreate
     ) -> Credential:
-        """``name``; optional ``access_key_id``, ``secret_access_key_id`` (made when absent) and
-        ``max_size_gb``."""
-        name = fields["name"]
-        access_key_id = fields.get("access_key_id")
-        secret = fields.get("secret_access_key_id")
-        max_size_gb = fields.get("max_size_gb")
+        """The key pair is made where ``access_key_id`` or ``secret_access_key_id`` is absent."""
+        name, access_key_id, secret = fields.name, fields.access_key_id, fields.secret_access_key_id
+        max_size_gb = fields.max_size_gb
         self.check_name_free(account_id, region, name)
         if access_key_id is None:
             access_key_id = _random(string.ascii_uppercase + string.digits, 20)
@@ -98,13 +95,17 @@ class Credentials(Store[Credential]):
         effects.emit(account_id, "objectstorecredential.created", credential.id)
         return credential
 
-    def update(self, credential: Credential, effects: Effects, changes: Mapping[str, Any]) -> None:
-        if "access_key_id" in changes:
-            self._check_key(changes["access_key_id"], credential.id)
-        if "secret_access_key_id" in changes:
-            self._check_secret(changes["secret_access_key_id"])
-        for key, value in changes.items():
-            setattr(credential, key, value)
+    def update(self, credential: Credential, effects: Effects, changes: CredentialUpdate) -> None:
+        if changes.access_key_id is not None:
+            self._check_key(changes.access_key_id, credential.id)
+        if changes.secret_access_key_id is not None:
+            self._check_secret(changes.secret_access_key_id)
+        if changes.max_size_gb is not None:
+            credential.max_size_gb = changes.max_size_gb
+        if changes.access_key_id is not None:
+            credential.access_key_id = changes.access_key_id
+        if changes.secret_access_key_id is not None:
+            credential.secret_access_key_id = changes.secret_access_key_id
         effects.emit(credential.account_id, "objectstorecredential.updated", credential.id)
 
     def check_delete(self, credential: Credential) -> None:

@@ -2,33 +2,32 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+import dataclasses
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from altostratus.emulator.bodies import (
+    FirewallCreate,
+    FirewallUpdate,
+    RuleCreate,
+    RuleUpdate,
+)
 from altostratus.emulator.errors import in_use, invalid, missing, not_found
-from altostratus.emulator.params import port_number
 from altostratus.emulator.state.accounts import require_quota
 from altostratus.emulator.state.base import Effects, Record, RecordTable, Store, new_id
 
 if TYPE_CHECKING:
     from altostratus.emulator.state import State
 
-PROTOCOLS = ("tcp", "udp", "icmp")
-DIRECTIONS = ("ingress", "egress")
-DIRECTION_ALIASES = {"inbound": "ingress", "outbound": "egress"}
-"""The official clients' other spellings of a direction."""
-ACTIONS = ("allow", "deny")
 
-
-@dataclass
+@dataclass(frozen=True)
 class Rule:
     id: str
     firewall_id: str
     protocol: str
     start_port: str
     end_port: str
-    cidr: list[str]
+    cidr: tuple[str, ...]
     direction: str = "ingress"
     label: str = ""
     action: str = "allow"
@@ -56,10 +55,8 @@ class Rule:
         }
 
 
-def port_range(protocol: str, start: Any, end: Any) -> tuple[str, str]:
-    """Validated ``(start_port, end_port)`` text: icmp has none; an absent end is the start."""
-    start = None if start == "" else start
-    end = None if end == "" else end
+def port_range(protocol: str, start: int | None, end: int | None) -> tuple[str, str]:
+    """Checked ``(start_port, end_port)`` text: icmp has none; an absent end is the start."""
     if protocol == "icmp":
         if start is not None or end is not None:
             name = "start_port" if start is not None else "end_port"
@@ -67,47 +64,40 @@ def port_range(protocol: str, start: Any, end: Any) -> tuple[str, str]:
         return "", ""
     if start is None:
         raise missing("start_port")
-    low = _port("start_port", start)
-    high = low if end is None else _port("end_port", end)
-    if high < low:
+    high = start if end is None else end
+    if high < start:
         raise invalid("end_port", "The parameter end_port must not be below start_port")
-    return str(low), str(high)
+    return str(start), str(high)
 
 
-def split_ports(value: str) -> tuple[str, str | None]:
-    """``ports`` as ``(start_port, end_port)``: ``"22"`` is one port, ``"8000-8080"`` a range
-    (then checked with the protocol, like the separate fields)."""
-    start, dash, end = value.partition("-")
-    parts = [start, end] if dash else [start]
-    if not all(port_number(part) is not None for part in parts):
-        raise invalid(
-            "ports", "The parameter ports must be <start> or <start>-<end>, ports from 1 to 65535"
-        )
-    return start.strip(), end.strip() if dash else None
+def given_ports(fields: RuleCreate | RuleUpdate) -> tuple[int | None, int | None]:
+    """The ports a body gives: ``start_port`` and ``end_port``, or else those of ``ports``
+    (an ``end_port`` given beside it wins)."""
+    start, end = fields.start_port, fields.end_port
+    if start is None and fields.ports is not None:
+        start, implied = fields.ports
+        end = implied if end is None else end
+    return start, end
 
 
-def _port(name: str, value: Any) -> int:
-    number = port_number(value)
-    if number is None:
-        raise invalid(name, f"The parameter {name} must be a port number from 1 to 65535")
-    return number
+def _port(text: str) -> int | None:
+    return int(text) if text else None
 
 
-def _new_rule(firewall_id: str, fields: Mapping[str, Any]) -> Rule:
+def _new_rule(firewall_id: str, fields: RuleCreate) -> Rule:
     """A rule of ``protocol``; optional ports (checked with the protocol), ``cidr`` (default
     all), ``direction`` (ingress), ``label`` and ``action`` (allow)."""
-    protocol = fields["protocol"]
-    start, end = port_range(protocol, fields.get("start_port"), fields.get("end_port"))
+    start, end = port_range(fields.protocol, *given_ports(fields))
     return Rule(
         id=new_id(),
         firewall_id=firewall_id,
-        protocol=protocol,
+        protocol=fields.protocol,
         start_port=start,
         end_port=end,
-        cidr=fields.get("cidr") or ["0.0.0.0/0"],
-        direction=fields.get("direction") or "ingress",
-        label=fields.get("label") or "",
-        action=fields.get("action") or "allow",
+        cidr=fields.cidr or ("0.0.0.0/0",),
+        direction=fields.direction or "ingress",
+        label=fields.label or "",
+        action=fields.action or "allow",
     )
 
 
@@ -116,7 +106,7 @@ class Firewall(Record):
     name: str
     network_id: str
     label: str = ""
-    rules: list[Rule] = field(default_factory=list)
+    rules: tuple[Rule, ...] = ()
 
     def rule(self, rule_id: str) -> Rule:
         for rule in self.rules:
@@ -125,7 +115,7 @@ class Firewall(Record):
         raise not_found("firewall_rule", "firewall rule")
 
 
-class Firewalls(Store[Firewall]):
+class Firewalls(Store[Firewall, FirewallCreate, FirewallUpdate]):
     kind = "firewall"
     label = "firewall"
     indexed = ("name", "network_id")
@@ -159,40 +149,40 @@ class Firewalls(Store[Firewall]):
         }
 
     def create(
-        self, account_id: str, region: str, effects: Effects, fields: Mapping[str, Any]
+        self, account_id: str, region: str, effects: Effects, fields: FirewallCreate
     ) -> Firewall:
-        """``name``, ``network_id``; ``create_default_rules`` (default true) opens all traffic;
-        ``rules``, the fields of rules it starts with (as ``create_rule`` takes them)."""
-        name, network_id = fields["name"], fields["network_id"]
-        default_rules = fields.get("create_default_rules")
-        default_rules = True if default_rules is None else default_rules
-        self.state.networks.get_live(account_id, region, network_id)
-        self.check_name_free(account_id, region, name)
+        """``create_default_rules`` (default true) opens all traffic; ``rules`` are the rules it
+        starts with (as ``create_rule`` takes them)."""
+        default_rules = fields.create_default_rules is not False
+        self.state.networks.get_live(account_id, region, fields.network_id)
+        self.check_name_free(account_id, region, fields.name)
         require_quota(self.state, account_id, "security_group")
-        inline = fields.get("rules") or []
+        inline = fields.rules or ()
         if default_rules or inline:
             count = (3 if default_rules else 0) + len(inline)
             require_quota(self.state, account_id, "security_group_rule", count)
+        firewall_id = new_id()
+        defaults = (("tcp", "1", "65535"), ("udp", "1", "65535"), ("icmp", "", ""))
+        rules = [
+            Rule(new_id(), firewall_id, protocol, start, end, ("0.0.0.0/0",))
+            for protocol, start, end in (defaults if default_rules else ())
+        ]
+        rules += [_new_rule(firewall_id, rule) for rule in inline]
         firewall = Firewall(
-            id=new_id(), account_id=account_id, region=region, name=name, network_id=network_id
+            id=firewall_id,
+            account_id=account_id,
+            region=region,
+            name=fields.name,
+            network_id=fields.network_id,
+            rules=tuple(rules),
         )
-        if default_rules:
-            for protocol, start, end in (
-                ("tcp", "1", "65535"),
-                ("udp", "1", "65535"),
-                ("icmp", "", ""),
-            ):
-                firewall.rules.append(
-                    Rule(new_id(), firewall.id, protocol, start, end, ["0.0.0.0/0"])
-                )
-        firewall.rules.extend(_new_rule(firewall.id, rule) for rule in inline)
         self.records[firewall.id] = firewall
         effects.emit(account_id, "firewall.created", firewall.id)
         return firewall
 
-    def update(self, firewall: Firewall, effects: Effects, changes: Mapping[str, Any]) -> None:
+    def update(self, firewall: Firewall, effects: Effects, changes: FirewallUpdate) -> None:
         self.require_live(firewall)
-        self.rename(firewall, changes)
+        self.rename(firewall, changes.name)
         effects.emit(firewall.account_id, "firewall.updated", firewall.id)
 
     def check_delete(self, firewall: Firewall) -> None:
@@ -209,45 +199,43 @@ class Firewalls(Store[Firewall]):
 
     # A firewall's rules follow the same contract, scoped by their firewall.
 
-    def create_rule(self, firewall: Firewall, effects: Effects, fields: Mapping[str, Any]) -> Rule:
+    def create_rule(self, firewall: Firewall, effects: Effects, fields: RuleCreate) -> Rule:
         """``protocol``; optional ports (checked with the protocol), ``cidr`` (default all),
         ``direction`` (ingress), ``label`` and ``action`` (allow)."""
         self.require_live(firewall)
         rule = _new_rule(firewall.id, fields)
         require_quota(self.state, firewall.account_id, "security_group_rule")
-        firewall.rules.append(rule)
-        firewall.touch()
-        self.records.reweigh(firewall)
+        firewall.rules = (*firewall.rules, rule)
         effects.emit(firewall.account_id, "firewall_rule.created", rule.id)
         return rule
 
-    def update_rule(self, rule: Rule, effects: Effects, changes: Mapping[str, Any]) -> None:
-        """Given fields change; a start port given alone makes a single port. The action is fixed
-        at create: a different one is refused."""
+    def update_rule(self, rule: Rule, effects: Effects, changes: RuleUpdate) -> Rule:
+        """The rule with the given fields changed; a start port given alone makes a single
+        port. The action is fixed at create: a different one is refused."""
         firewall = self.records[rule.firewall_id]
         self.require_live(firewall)
-        firewall.touch()
-        action = changes.get("action")
-        if action is not None and action != rule.action:
+        if changes.action is not None and changes.action != rule.action:
             raise invalid("action", "A rule's action cannot be changed; replace the rule instead")
-        protocol = changes.get("protocol", rule.protocol)
-        if protocol == "icmp":
-            start, end = changes.get("start_port"), changes.get("end_port")
-        else:
-            start = changes.get("start_port", rule.start_port or None)
-            end = changes.get("end_port", None if "start_port" in changes else rule.end_port)
-        rule.start_port, rule.end_port = port_range(protocol, start, end)
-        rule.protocol = protocol
-        for name in ("cidr", "direction", "label"):
-            if name in changes:
-                setattr(rule, name, changes[name])
-        effects.emit(
-            self.records[rule.firewall_id].account_id, "firewall.updated", rule.firewall_id
+        protocol = changes.protocol or rule.protocol
+        start, end = given_ports(changes)
+        if protocol != "icmp" and start is None:  # the rule's own ports, or a new end
+            start = _port(rule.start_port)
+            end = _port(rule.end_port) if end is None else end
+        start_port, end_port = port_range(protocol, start, end)
+        changed = dataclasses.replace(
+            rule,
+            protocol=protocol,
+            start_port=start_port,
+            end_port=end_port,
+            cidr=rule.cidr if changes.cidr is None else changes.cidr,
+            direction=changes.direction or rule.direction,
+            label=rule.label if changes.label is None else changes.label,
         )
+        firewall.rules = tuple(changed if r.id == rule.id else r for r in firewall.rules)
+        effects.emit(firewall.account_id, "firewall.updated", firewall.id)
+        return changed
 
     def delete_rule(self, rule: Rule, effects: Effects) -> None:
         firewall = self.records[rule.firewall_id]
-        firewall.rules.remove(rule)
-        firewall.touch()
-        self.records.reweigh(firewall)
+        firewall.rules = tuple(r for r in firewall.rules if r.id != rule.id)
         effects.emit(firewall.account_id, "firewall_rule.deleted", rule.id)

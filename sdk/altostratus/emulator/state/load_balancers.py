@@ -2,37 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from ipaddress import IPv4Address
 from typing import Any
 
+from altostratus.emulator.bodies import LoadBalancerCreate, LoadBalancerUpdate
+from altostratus.emulator.parsers import Backend
 from altostratus.emulator.state.accounts import require_quota
 from altostratus.emulator.state.base import Effects, Record, Store, iso, new_id
-
-ALGORITHMS = ("round_robin", "least_connections")
-TRAFFIC_POLICIES = ("Cluster", "Local")
-AFFINITIES = ("None", "ClientIP")
-PROXY_PROTOCOLS = ("send", "accept", "send_accept")
-BACKEND_PROTOCOLS = ("TCP", "UDP")
-BACKEND_FIELDS = ("ip", "protocol", "source_port", "target_port")
-SETTINGS = (
-    "firewall_id",
-    "algorithm",
-    "external_traffic_policy",
-    "session_affinity",
-    "session_affinity_config_timeout",
-    "enable_proxy_protocol",
-    "max_concurrent_requests",
-)
-"""The settings a create may give beside the name, network and backends."""
 
 
 @dataclass
 class LoadBalancer(Record):
     name: str
     network_id: str
-    backends: list[dict[str, Any]]
+    backends: tuple[Backend, ...]
     public_ip: str
     private_ip: str
     ready_at: float
@@ -47,7 +31,7 @@ class LoadBalancer(Record):
     service_name: str = field(default="")
 
 
-class LoadBalancers(Store[LoadBalancer]):
+class LoadBalancers(Store[LoadBalancer, LoadBalancerCreate, LoadBalancerUpdate]):
     kind = "loadbalancer"
     label = "load balancer"
     indexed = ("name", "network_id", "firewall_id")
@@ -80,15 +64,12 @@ class LoadBalancers(Store[LoadBalancer]):
         }
 
     def create(
-        self, account_id: str, region: str, effects: Effects, fields: Mapping[str, Any]
+        self, account_id: str, region: str, effects: Effects, fields: LoadBalancerCreate
     ) -> LoadBalancer:
-        """``name``, ``network_id``, ``backends``; the other settings optional."""
-        name, network_id = fields["name"], fields["network_id"]
-        network = self.state.networks.get_live(account_id, region, network_id)
-        self.check_name_free(account_id, region, name)
-        firewall_id = fields.get("firewall_id") or ""
-        if firewall_id:
-            self.state.firewalls.get_live(account_id, region, firewall_id)
+        network = self.state.networks.get_live(account_id, region, fields.network_id)
+        self.check_name_free(account_id, region, fields.name)
+        if fields.firewall_id:
+            self.state.firewalls.get_live(account_id, region, fields.firewall_id)
         require_quota(self.state, account_id, "public_ip_address")
         balancer_id = new_id()
         private_ip = str(network.take_host())
@@ -96,26 +77,30 @@ class LoadBalancers(Store[LoadBalancer]):
             id=balancer_id,
             account_id=account_id,
             region=region,
-            name=name,
-            network_id=network_id,
-            backends=fields["backends"],
+            name=fields.name,
+            network_id=fields.network_id,
+            backends=fields.backends,
             public_ip=self.state.public_pool.allocate(),
             private_ip=private_ip,
             ready_at=self.state.clock.monotonic() + self.state.settings.lb_ready_seconds,
             created_at=iso(self.state.clock.now()),
             service_name=f"lb-{balancer_id[:8]}",
+            firewall_id=fields.firewall_id or "",
         )
-        for key in SETTINGS:
-            if fields.get(key) is not None:
-                setattr(balancer, key, fields[key])
+        if fields.session_affinity_config_timeout is not None:
+            balancer.session_affinity_config_timeout = fields.session_affinity_config_timeout
+        if fields.max_concurrent_requests is not None:
+            balancer.max_concurrent_requests = fields.max_concurrent_requests
+        _take_settings(balancer, fields)
         self.records[balancer.id] = balancer
         return balancer
 
-    def update(self, balancer: LoadBalancer, effects: Effects, changes: Mapping[str, Any]) -> None:
+    def update(self, balancer: LoadBalancer, effects: Effects, changes: LoadBalancerUpdate) -> None:
         self.require_live(balancer)
-        self.rename(balancer, changes)
-        for key, value in changes.items():
-            setattr(balancer, key, value)
+        self.rename(balancer, changes.name)
+        if changes.backends is not None:
+            balancer.backends = changes.backends
+        _take_settings(balancer, changes)
 
     def remove(self, balancer: LoadBalancer, effects: Effects) -> None:
         """Removing a balancer also unassigns the reserved IP it held."""
@@ -124,7 +109,20 @@ class LoadBalancers(Store[LoadBalancer]):
             self.state.reserved_ips.unassign(reserved, effects)
         network = self.state.networks.records.get(balancer.network_id)
         if network is not None:
-            network.hosts_taken.discard(IPv4Address(balancer.private_ip))
-            network.touch()
+            network.release_host(IPv4Address(balancer.private_ip))
         self.state.public_pool.release(balancer.public_ip)
         del self.records[balancer.id]
+
+
+def _take_settings(
+    balancer: LoadBalancer, settings: LoadBalancerCreate | LoadBalancerUpdate
+) -> None:
+    """Take the settings a create or an update gives."""
+    if settings.algorithm is not None:
+        balancer.algorithm = settings.algorithm
+    if settings.external_traffic_policy is not None:
+        balancer.external_traffic_policy = settings.external_traffic_policy
+    if settings.session_affinity is not None:
+        balancer.session_affinity = settings.session_affinity
+    if settings.enable_proxy_protocol is not None:
+        balancer.enable_proxy_protocol = settings.enable_proxy_protocol

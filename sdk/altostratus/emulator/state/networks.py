@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from ipaddress import IPv4Address, IPv4Network
 from typing import TYPE_CHECKING, Any
 
+from altostratus.emulator.bodies import NetworkCreate, NetworkUpdate
 from altostratus.emulator.errors import Conflict, in_use
 from altostratus.emulator.state.accounts import require_quota
 from altostratus.emulator.state.addresses import (
@@ -15,7 +15,8 @@ from altostratus.emulator.state.addresses import (
     gateway,
     usable_hosts,
 )
-from altostratus.emulator.state.base import REGIONS, Effects, Record, Store, new_id
+from altostratus.emulator.state.base import Effects, Record, Store, new_id
+from altostratus.emulator.vocabulary import REGIONS
 
 if TYPE_CHECKING:
     from altostratus.emulator.state import State
@@ -28,14 +29,16 @@ class Network(Record):
     cidr: IPv4Network
     default: bool = False
     ipv4_enabled: bool = True
-    nameservers: list[str] = field(default_factory=list)
-    hosts_taken: set[IPv4Address] = field(default_factory=set)
+    nameservers: tuple[str, ...] = ()
+    hosts_taken: frozenset[IPv4Address] = frozenset()
 
     def take_host(self) -> IPv4Address:
         host = allocate_host(self.cidr, self.hosts_taken)
-        self.hosts_taken.add(host)
-        self.touch()
+        self.hosts_taken = frozenset(self.hosts_taken | {host})
         return host
+
+    def release_host(self, host: IPv4Address) -> None:
+        self.hosts_taken = frozenset(self.hosts_taken - {host})
 
     def describe(self, *, deleting: bool = False) -> dict[str, Any]:
         """The network object; ``status`` is ``Deleting`` while a delete is under way."""
@@ -54,7 +57,7 @@ class Network(Record):
         }
 
 
-class Networks(Store[Network]):
+class Networks(Store[Network, NetworkCreate, NetworkUpdate]):
     kind = "network"
     label = "network"
     takes_time = True
@@ -95,7 +98,7 @@ class Networks(Store[Network]):
         *,
         default: bool = False,
         ipv4_enabled: bool = True,
-        nameservers: list[str] | None = None,
+        nameservers: tuple[str, ...] = (),
     ) -> Network:
         network_id = new_id()
         ranges = self.ranges(account_id, region)
@@ -112,25 +115,22 @@ class Networks(Store[Network]):
             cidr=cidr,
             default=default,
             ipv4_enabled=ipv4_enabled,
-            nameservers=nameservers or [],
+            nameservers=nameservers,
         )
         self.records[network.id] = network
         return network
 
     def create(
-        self, account_id: str, region: str, effects: Effects, fields: Mapping[str, Any]
+        self, account_id: str, region: str, effects: Effects, fields: NetworkCreate
     ) -> Network:
-        """``label``; optional ``cidr_v4`` (a private range; a free /24 when absent),
-        ``ipv4_enabled``, ``nameservers_v4``."""
         require_quota(self.state, account_id, "network_count")
-        ipv4_enabled = fields.get("ipv4_enabled")
         network = self._add(
             account_id,
             region,
-            fields["label"],
-            fields.get("cidr_v4"),
-            ipv4_enabled=True if ipv4_enabled is None else ipv4_enabled,
-            nameservers=fields.get("nameservers_v4"),
+            fields.label,
+            fields.cidr_v4,
+            ipv4_enabled=fields.ipv4_enabled is not False,
+            nameservers=fields.nameservers_v4 or (),
         )
         effects.emit(account_id, "network.created", network.id)
         return network
@@ -138,10 +138,9 @@ class Networks(Store[Network]):
     def describe(self, network: Network) -> dict[str, Any]:
         return network.describe(deleting=self.deleting(network))
 
-    def update(self, network: Network, effects: Effects, changes: Mapping[str, Any]) -> None:
+    def update(self, network: Network, effects: Effects, changes: NetworkUpdate) -> None:
         self.require_live(network)
-        if "label" in changes:
-            network.label = changes["label"]
+        network.label = changes.label
         effects.emit(network.account_id, "network.updated", network.id)
 
     def check_delete(self, network: Network) -> None:

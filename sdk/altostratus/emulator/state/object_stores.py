@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 import secrets
 import string
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from altostratus.emulator.bodies import CredentialCreate, ObjectStoreCreate, ObjectStoreUpdate
 from altostratus.emulator.errors import BadRequest, invalid
 from altostratus.emulator.state.base import Effects, Record, Store, new_id
 
@@ -42,7 +42,7 @@ class ObjectStore(Record):
         return f"{self.name}-{self.suffix}"
 
 
-class ObjectStores(Store[ObjectStore]):
+class ObjectStores(Store[ObjectStore, ObjectStoreCreate, ObjectStoreUpdate]):
     kind = "objectstore"
     label = "object store"
     indexed = ("name", "bucket", "owner_id")
@@ -71,11 +71,11 @@ class ObjectStores(Store[ObjectStore]):
         return credential.id
 
     def create(
-        self, account_id: str, region: str, effects: Effects, fields: Mapping[str, Any]
+        self, account_id: str, region: str, effects: Effects, fields: ObjectStoreCreate
     ) -> ObjectStore:
-        """``name``; optional ``size`` (GB, default 500) and ``access_key_id`` of the owner (a
-        credential named after the bucket is made when absent)."""
-        name, size, access_key_id = fields["name"], fields.get("size"), fields.get("access_key_id")
+        """A bucket named ``<name>-<6 character suffix>``; without ``access_key_id``, its owner
+        is a credential named after the bucket, made with it."""
+        name, size, access_key_id = fields.name, fields.size, fields.access_key_id
         check_store_name(name)
         self.check_name_free(account_id, region, name)
         suffix = self._suffix()
@@ -84,7 +84,8 @@ class ObjectStores(Store[ObjectStore]):
         auto_id = None
         if access_key_id is None:
             credentials = self.state.credentials
-            auto = credentials.create(account_id, region, effects, {"name": f"{name}-{suffix}"})
+            owner = CredentialCreate(name=f"{name}-{suffix}")
+            auto = credentials.create(account_id, region, effects, owner)
             owner_id = auto_id = auto.id
         else:
             owner_id = self._owner(account_id, region, access_key_id)
@@ -117,13 +118,12 @@ class ObjectStores(Store[ObjectStore]):
     def _suffix() -> str:
         return "".join(secrets.choice(string.ascii_lowercase + string.digits) for _ in range(6))
 
-    def update(self, store: ObjectStore, effects: Effects, changes: Mapping[str, Any]) -> None:
-        """``max_size_gb`` and the owner's ``access_key_id``."""
+    def update(self, store: ObjectStore, effects: Effects, changes: ObjectStoreUpdate) -> None:
         self.require_live(store)
-        if "access_key_id" in changes:
-            store.owner_id = self._owner(store.account_id, store.region, changes["access_key_id"])
-        if "max_size_gb" in changes:
-            store.max_size_gb = changes["max_size_gb"]
+        if changes.access_key_id is not None:
+            store.owner_id = self._owner(store.account_id, store.region, changes.access_key_id)
+        if changes.max_size_gb is not None:
+            store.max_size_gb = changes.max_size_gb
         effects.emit(store.account_id, "objectstore.updated", store.id)
 
     def remove(self, store: ObjectStore, effects: Effects) -> None:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from altostratus.emulator.bodies import ReservedIpCreate, ReservedIpUpdate
 from altostratus.emulator.state.accounts import require_quota
 from altostratus.emulator.state.base import Effects, Record, Store, new_id
 
@@ -17,7 +17,7 @@ class ReservedIp(Record):
     assigned_to_id: str | None = None
 
 
-class ReservedIps(Store[ReservedIp]):
+class ReservedIps(Store[ReservedIp, ReservedIpCreate, ReservedIpUpdate]):
     kind = "ip"
     label = "reserved IP"
     indexed = ("name", "assigned_to_id")
@@ -36,25 +36,24 @@ class ReservedIps(Store[ReservedIp]):
         return found[0] if found else None
 
     def create(
-        self, account_id: str, region: str, effects: Effects, fields: Mapping[str, Any]
+        self, account_id: str, region: str, effects: Effects, fields: ReservedIpCreate
     ) -> ReservedIp:
-        name = fields["name"]
-        self.check_name_free(account_id, region, name)
+        self.check_name_free(account_id, region, fields.name)
         require_quota(self.state, account_id, "public_ip_address")
         reserved = ReservedIp(
             id=new_id(),
             account_id=account_id,
             region=region,
-            name=name,
+            name=fields.name,
             ip=self.state.public_pool.allocate(),
         )
         self.records[reserved.id] = reserved
         effects.emit(account_id, "ip.created", reserved.id)
         return reserved
 
-    def update(self, reserved: ReservedIp, effects: Effects, changes: Mapping[str, Any]) -> None:
+    def update(self, reserved: ReservedIp, effects: Effects, changes: ReservedIpUpdate) -> None:
         self.require_live(reserved)
-        self.rename(reserved, changes)
+        self.rename(reserved, changes.name)
         effects.emit(reserved.account_id, "ip.updated", reserved.id)
 
     def assign(self, reserved: ReservedIp, effects: Effects, balancer_id: str) -> None:

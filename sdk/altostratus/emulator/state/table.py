@@ -16,9 +16,9 @@ class Record:
     region: str
 
     def __setattr__(self, name: str, value: Any) -> None:
-        """Set a field; while the record is in a ``RecordTable``, the table notes it as touched
-        and, when it indexes the field, the index follows (a rename, a new key, an assignment),
-        whoever makes the change."""
+        """Set a field; while the record is in a ``RecordTable``, the table notes it as touched,
+        and its index (when it indexes the field) and its weight follow, whoever makes the
+        change. Fields hold immutable values (tuples, frozensets), so every change is a set."""
         table: RecordTable[Any] | None = self.__dict__.get(_TABLE)
         if table is None:
             object.__setattr__(self, name, value)
@@ -27,17 +27,11 @@ class Record:
             table.touched[self.id] = None
         if name not in table.indexed:
             object.__setattr__(self, name, value)
-            return
-        table.unindex(self)
-        object.__setattr__(self, name, value)
-        table.index(self)
-
-    def touch(self) -> None:
-        """Note a change made inside a field (a list or set changed in place), which
-        ``__setattr__`` cannot see: the state folder saves touched records."""
-        table: RecordTable[Any] | None = self.__dict__.get(_TABLE)
-        if table is not None and table.touched is not None:
-            table.touched[self.id] = None
+        else:
+            table.unindex(self)
+            object.__setattr__(self, name, value)
+            table.index(self)
+        table.reweigh(self)
 
 
 R = TypeVar("R", bound=Record)
@@ -63,12 +57,12 @@ class RecordTable(dict[str, R]):
 
     The fields named in ``indexed`` are indexed across the whole table (``find``), and kept so
     as records change (see ``Record.__setattr__``); ``weigh``, when given, is summed per account
-    (``total``), and ``reweigh`` follows a change it cannot see (a list grown in place). So
-    uniqueness checks, lookups by key and quota counts cost the same at any number of records.
+    (``total``) and counted again at every change. So uniqueness checks, lookups by key and
+    quota counts cost the same at any number of records.
 
     ``touched``, once a state folder sets it to a dict, holds the ids of the records added,
-    removed or changed (a field set, or ``Record.touch``) since the folder last took it: what a
-    change must save. Without a folder it stays None and nothing is noted.
+    removed or changed (a field set) since the folder last took it: what a change must save.
+    Without a folder it stays None and nothing is noted.
     """
 
     def __init__(
@@ -132,7 +126,7 @@ class RecordTable(dict[str, R]):
         return [self[record_id] for record_id in self._index[name].get(value, ())]
 
     def reweigh(self, record: R) -> None:
-        """Count the record's weight again, after a change ``weigh`` depends on."""
+        """Count the record's weight again (after any change of its fields)."""
         if self._weigh is None or record.id not in self:
             return
         weight = self._weigh(record)

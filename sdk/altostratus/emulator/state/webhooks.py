@@ -3,16 +3,11 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from altostratus.emulator.bodies import WebhookCreate, WebhookUpdate
 from altostratus.emulator.state.base import Effects, Record, Store, iso, new_id
-from altostratus.emulator.webhooks.events import EVENT_NAMES as SPEC_EVENT_NAMES
-
-EVENT_NAMES = ("*", *SPEC_EVENT_NAMES)
-"""What a subscription may name: every event of the spec, or ``*`` for all."""
-
 
 ACCOUNT_WIDE = ""
 """The region of every webhook: a subscription covers the account in all regions."""
@@ -21,7 +16,7 @@ ACCOUNT_WIDE = ""
 @dataclass
 class Webhook(Record):
     url: str
-    events: list[str]
+    events: tuple[str, ...]
     secret: str
     created_at: str
     disabled: bool = False
@@ -41,33 +36,35 @@ class Webhook(Record):
         }
 
 
-class Webhooks(Store[Webhook]):
+class Webhooks(Store[Webhook, WebhookCreate, WebhookUpdate]):
     """Account-wide: the region a call names is not kept, and lookups take region None."""
 
     kind = "webhook"
     label = "webhook"
 
     def create(
-        self, account_id: str, region: str, effects: Effects, fields: Mapping[str, Any]
+        self, account_id: str, region: str, effects: Effects, fields: WebhookCreate
     ) -> Webhook:
-        """``url``; optional ``events`` (default all) and ``secret`` (made when absent)."""
-        secret = fields.get("secret")
         webhook = Webhook(
             id=new_id(),
             account_id=account_id,
             region=ACCOUNT_WIDE,
-            url=fields["url"],
-            events=fields.get("events") or ["*"],
-            secret=secret if secret is not None else secrets.token_hex(20),
+            url=fields.url,
+            events=fields.events or ("*",),
+            secret=secrets.token_hex(20) if fields.secret is None else fields.secret,
             created_at=iso(self.state.clock.now()),
         )
         self.records[webhook.id] = webhook
         return webhook
 
-    def update(self, webhook: Webhook, effects: Effects, changes: Mapping[str, Any]) -> None:
+    def update(self, webhook: Webhook, effects: Effects, changes: WebhookUpdate) -> None:
         """Given fields change, and a webhook disabled by failed deliveries is enabled again."""
-        for key, value in changes.items():
-            setattr(webhook, key, value)
+        if changes.url is not None:
+            webhook.url = changes.url
+        if changes.events is not None:
+            webhook.events = changes.events
+        if changes.secret is not None:
+            webhook.secret = changes.secret
         webhook.disabled = False
 
     def remove(self, webhook: Webhook, effects: Effects) -> None:

@@ -12,8 +12,8 @@ a plain value or None, and an ``Output`` for the ones the resource keeps secret.
 into the blocks between ``# <generated: KEY>`` and ``# </generated>`` of the resource and lookup
 modules:
 
-    python -m altostratus.providers._codegen          # rewrite the blocks
-    python -m altostratus.providers._codegen --check  # exit 1 when a block is stale
+    python -m tools.codegen          # rewrite the blocks
+    python -m tools.codegen --check  # exit 1 when a block is stale
 
 The blocks are written in ruff's format (ruff is a development dependency), and a test runs the
 check. A new block is added by writing its two marker lines (the key is
@@ -189,7 +189,7 @@ def main(argv: list[str]) -> int:
     stale = stale_files()
     if "--check" in argv:
         for path in stale:
-            print(f"{path.name} is stale: run python -m altostratus.providers._codegen")
+            print(f"{path.name} is stale: run python -m tools.codegen")
         return 1 if stale else 0
     for path, text in stale.items():
         path.write_text(text, encoding="utf-8")

@@ -1,0 +1,141 @@
+"""Parsers of one parameter's value, named by the parameter: the readers of ``bodies`` take them,
+and every failure names the parameter (``parameter_<name>_invalid``).
+
+The text parsers take the text of a field (``parse_cidr("cidr", text)``); the others take the
+JSON value of an array or object field (in a form body, its JSON text read).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from ipaddress import IPv4Address, IPv4Network
+from typing import Any, TypedDict
+from urllib.parse import urlsplit
+
+from altostratus.emulator.errors import invalid
+from altostratus.emulator.openapi_schemas import BACKEND_FIELDS
+from altostratus.emulator.params import parse_integer, port_number
+from altostratus.emulator.vocabulary import BACKEND_PROTOCOLS, EVENT_NAMES
+
+PRIVATE_RANGES = tuple(IPv4Network(n) for n in ("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16"))
+
+
+def parse_ipv4(name: str, text: str) -> str:
+    try:
+        return str(IPv4Address(text.strip()))
+    except ValueError:
+        raise invalid(name, f"{text!r} is not an IPv4 address") from None
+
+
+def parse_http_url(name: str, text: str) -> str:
+    try:
+        parts = urlsplit(text)
+        host = parts.hostname
+    except ValueError:  # an IPv6 host without its closing bracket, a port out of range
+        host = None
+    if host is None or parts.scheme not in ("http", "https"):
+        raise invalid(name, f"The parameter {name} must be an http or https URL")
+    return text
+
+
+def parse_ports(name: str, text: str) -> tuple[int, int | None]:
+    """``<start>`` (one port) or ``<start>-<end>`` (a range, checked with the protocol later):
+    ``(start, end)``, end None for one port."""
+    start, dash, end = text.partition("-")
+    ports = [port_number(part) for part in ([start, end] if dash else [start])]
+    if None in ports:
+        raise invalid(
+            name, f"The parameter {name} must be <start> or <start>-<end>, ports from 1 to 65535"
+        )
+    low, *high = ports
+    assert low is not None
+    return low, high[0] if high else None
+
+
+def parse_cidr(name: str, text: str) -> str:
+    """Any IPv4 or IPv6 CIDR block (a bare address is a single-host block); answered as given."""
+    try:
+        ipaddress.ip_network(text.strip(), strict=False)
+    except ValueError:
+        raise invalid(name, f"{text!r} is not a CIDR block") from None
+    return text.strip()
+
+
+def parse_private_cidr(name: str, text: str) -> IPv4Network:
+    """An RFC 1918 range with room for a gateway and hosts (prefix /8 to /29)."""
+    try:
+        network = IPv4Network(text.strip(), strict=True)
+    except ValueError:
+        raise invalid(name, f"{text!r} is not an IPv4 range in CIDR notation") from None
+    if not any(network.subnet_of(r) for r in PRIVATE_RANGES):
+        raise invalid(name, f"{text!r} is not a private (RFC 1918) range")
+    if not 8 <= network.prefixlen <= 29:
+        raise invalid(name, "The range's prefix length must be between /8 and /29")
+    return network
+
+
+class _BackendChecks(TypedDict, total=False):
+    health_check_port: int
+
+
+class Backend(_BackendChecks):
+    """A balancer's backend as written; ``health_check_port`` only when one is set."""
+
+    ip: str
+    protocol: str
+    source_port: int
+    target_port: int
+
+
+_BACKEND_REQUIRED = {"ip", "source_port", "target_port"}
+_BACKEND_ALLOWED = {*BACKEND_FIELDS, "health_check_port"}
+
+
+def parse_backends(name: str, value: Any) -> tuple[Backend, ...]:
+    """Each ``ip`` and two ports, ``protocol`` (TCP or UDP; TCP when left out or empty) and,
+    optionally, ``health_check_port`` (0 or empty is none, the official Go client's unset
+    value); no other field."""
+    if not isinstance(value, list):
+        raise invalid(name, f"The parameter {name} must be an array of backend objects")
+    backends = []
+    for item in value:
+        if not isinstance(item, dict) or not _BACKEND_REQUIRED <= set(item) <= _BACKEND_ALLOWED:
+            raise invalid(
+                name,
+                "Each backend holds ip, source_port and target_port, and may hold protocol and"
+                " health_check_port",
+            )
+        protocol = item.get("protocol") or "TCP"
+        if not isinstance(protocol, str) or protocol.upper() not in BACKEND_PROTOCOLS:
+            raise invalid(name, "A backend's protocol must be TCP or UDP")
+        if not isinstance(item["ip"], str):
+            raise invalid(name, "A backend's ip must be an IPv4 address")
+        ports: dict[str, int] = {}
+        for key in ("source_port", "target_port", "health_check_port"):
+            sent = item.get(key)
+            if key == "health_check_port" and (sent in (None, "") or parse_integer(sent) == 0):
+                continue
+            number = port_number(sent)
+            if number is None:
+                raise invalid(name, f"A backend's {key} must be a port from 1 to 65535")
+            ports[key] = number
+        backend = Backend(
+            ip=parse_ipv4(name, item["ip"]),
+            protocol=protocol.upper(),
+            source_port=ports["source_port"],
+            target_port=ports["target_port"],
+        )
+        if "health_check_port" in ports:
+            backend["health_check_port"] = ports["health_check_port"]
+        backends.append(backend)
+    return tuple(backends)
+
+
+def parse_events(name: str, value: Any) -> tuple[str, ...]:
+    """The subscribed event names, without repeats."""
+    if not isinstance(value, list) or not value or not all(isinstance(e, str) for e in value):
+        raise invalid(name, f"The parameter {name} must be a non-empty array of event names")
+    unknown = [e for e in value if e not in EVENT_NAMES]
+    if unknown:
+        raise invalid(name, f"Unknown event name(s): {', '.join(unknown)}")
+    return tuple(dict.fromkeys(value))
