@@ -61,6 +61,21 @@ def retain_on_delete() -> None:
     _network(opts=pulumi.ResourceOptions(retain_on_delete=True))
 
 
+def deleted_with() -> None:
+    network = _network()
+    alto.Firewall(
+        "edge",
+        network_id=network.id,
+        create_default_rules=False,
+        opts=pulumi.ResourceOptions(deleted_with=network),
+    )
+
+
+def replacement_trigger() -> None:
+    trigger = _config().get("trigger") or "first"
+    _network(opts=pulumi.ResourceOptions(replacement_trigger=trigger))
+
+
 def replace_on_changes() -> None:
     _network(opts=pulumi.ResourceOptions(replace_on_changes=["label"]))
 
@@ -132,6 +147,12 @@ SCENARIOS: tuple[Scenario, ...] = (
         (UP, Step("destroy"), Step("up", {"protect": "false"}), DESTROY),
     ),
     Scenario("retain_on_delete", retain_on_delete, (UP, DESTROY)),
+    Scenario("deleted_with", deleted_with, (UP, DESTROY)),
+    Scenario(
+        "replacement_trigger",
+        replacement_trigger,
+        (UP, UP, Step("up", {"trigger": "second"}), DESTROY),
+    ),
     Scenario(
         "replace_on_changes", replace_on_changes, (UP, Step("up", {"label": "renamed"}), DESTROY)
     ),

@@ -67,7 +67,8 @@ def decode(value: Any) -> Any:
     if tag == "@tuple":
         return tuple(decode(item) for item in body)
     if tag == "@set":
-        return {_hashable(decode(item)) for item in body}
+        # Records hold immutable fields, so a set comes back as the frozenset it was saved from.
+        return frozenset(_hashable(decode(item)) for item in body)
     if tag == "@datetime":
         return datetime.fromisoformat(body)
     if tag == "@bytes":

@@ -62,6 +62,11 @@ def conforms(value: Any, hint: Any) -> bool:
         return isinstance(value, (int, float)) and not isinstance(value, bool)
     if hint is int:
         return isinstance(value, int) and not isinstance(value, bool)
+    if typing.is_typeddict(hint):
+        hints = typing.get_type_hints(hint)
+        return isinstance(value, dict) and all(
+            key in hints and conforms(item, hints[key]) for key, item in value.items()
+        )
     if isinstance(hint, type):
         return isinstance(value, hint)
     return True
