@@ -201,16 +201,14 @@ class HTTPClient:
         status, limit = response.status_code, self.max_answer_bytes
         declared = response.headers.get("content-length", "").strip()
         if declared.isdigit() and int(declared) > limit:
-            raise _too_large(status, f"is {int(declared)}", limit, method, path)
+            raise _too_large(status, int(declared), limit, method, path)
         chunks: list[bytes] = []
         size = 0
         try:
             for chunk in response.iter_bytes():
                 size += len(chunk)
                 if size > limit:
-                    raise _too_large(
-                        status, f"has more than {size - len(chunk)}", limit, method, path
-                    )
+                    raise _too_large(status, None, limit, method, path)
                 chunks.append(chunk)
                 if time.monotonic() >= ends_at:  # a transport without sockets (see _deadline)
                     raise httpx.ReadTimeout("the request's deadline has passed")
@@ -281,8 +279,12 @@ def _capped(timeout: Timeout, budget: float) -> Timeout:
     return Timeout(connect=connect, read=read, write=write, pool=pool)
 
 
-def _too_large(status: int, size: str, limit: int, method: str, path: str) -> InvalidResponseError:
-    reason = f"the answer {size} bytes, more than the {limit} bytes read (max_answer_bytes)"
+def _too_large(
+    status: int, size: int | None, limit: int, method: str, path: str
+) -> InvalidResponseError:
+    """``size``: what the answer declared (Content-Length), None when it declared nothing."""
+    what = "is more" if size is None else f"is {size} bytes, more"
+    reason = f"the answer {what} than the {limit} bytes read (max_answer_bytes)"
     return InvalidResponseError(status, "answer_too_large", reason, method=method, path=path)
 
 
