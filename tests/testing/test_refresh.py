@@ -27,11 +27,12 @@ NETWORK_REFERENCE = "organization/altostratus-private-network/dev"
     ],
 )
 def test_a_refresh_straight_after_up_changes_nothing(
-    make_stack: Callable[..., Stack], example: str, config: dict[str, str]
+    make_stack: Callable[..., Stack], example: str, config: dict[str, str], engine: str
 ) -> None:
-    network = make_stack("private-network", stack="dev")
+    network = make_stack("private-network", stack="dev", engine=engine)
     outputs = network.up().output_values()
-    stack = make_stack(example, stack="dev", config=config, references={NETWORK_REFERENCE: outputs})
+    references = {NETWORK_REFERENCE: outputs}
+    stack = make_stack(example, stack="dev", config=config, references=references, engine=engine)
     stack.up()
 
     refreshed = stack.refresh()

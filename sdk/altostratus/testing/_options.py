@@ -22,6 +22,16 @@ from altostratus.testing._state import Alias, Goal, is_dynamic
 
 Options = resource_pb2.TransformResourceOptions
 PROVIDER_PREFIX = "pulumi:providers:"
+HOOK_KINDS = (
+    "before_create",
+    "after_create",
+    "before_update",
+    "after_update",
+    "before_delete",
+    "after_delete",
+    "on_error",
+)
+"""The lifecycle points a ``ResourceHookBinding`` binds hooks to."""
 
 
 def options_of(request: Any) -> Any:
@@ -97,17 +107,6 @@ def refused(request: Any, opts: Any) -> str | None:
                 "configuration"
             )
     return None
-
-
-HOOK_KINDS = (
-    "before_create",
-    "after_create",
-    "before_update",
-    "after_update",
-    "before_delete",
-    "after_delete",
-    "on_error",
-)
 
 
 def goal_of(

@@ -53,7 +53,8 @@ def should_trigger_replace(new: Any, old: Any) -> bool:
 
 class Replacements(Ledger):
     def _check(self, goal: Goal, olds: Properties, news: Properties) -> Properties:
-        """``Check`` with the program's properties; secrets marked again (``annotateSecrets``).
+        """``Check`` of ``news`` against ``olds``; secrets marked again where ``news`` had them
+        (``annotateSecrets`` in ``provider_plugin.go``).
 
         ``issueCheckErrors`` reports each refused property and the step generator bails on the
         invalid resource. The engine checks one registration at a time, so only the first
@@ -67,7 +68,7 @@ class Replacements(Ledger):
                 raise ResourceFailed(goal.urn, "check", reasons, failures=failures)
         if failures:
             self.steps.check_canceled(goal.urn)
-        return annotate_secrets(inputs, goal.properties)
+        return annotate_secrets(inputs, news)
 
     def _create(self, goal: Goal, inputs: Properties, op: str) -> tuple[str, Properties]:
         if self.preview:
@@ -154,7 +155,9 @@ class Replacements(Ledger):
         # (``findDependentCascadeReplacements``), in reverse dependency order, then the old one.
         with self._lock:
             dependents = self._dependent_replacements(old)
-            dependents += [res for res in self._cascade(old) if res not in dependents]
+            dependents += [
+                res for res in self._cascade(old) if all(res is not d for d in dependents)
+            ]
         for res in dependents:
             if res.protect and not res.delete:
                 message = PROTECTED_DEPENDENT.format(urn=res.urn, root=goal.urn)
