@@ -94,7 +94,7 @@ def test_load_balancers_and_reserved_ips(
         name="front", network_id=network.id, backends=[models.LoadBalancerBackend(**BACKEND)]
     )
     assert (lb.state, lb.public_ip, lb.service_name) == ("", "", None)
-    fresh_emulator.clock.advance(60)
+    fresh_emulator.advance_clock(60)
     ready = client.load_balancers.get(lb.id)
     assert ready.state == "available" and ready.public_ip
     updated = client.load_balancers.update(lb.id, backends=[BACKEND | {"target_port": 9090}])
@@ -141,7 +141,7 @@ def test_object_stores_and_credentials(client: Client, fresh_emulator: Emulator)
         name="media", size=10, access_key_id=credential.access_key_id
     )
     assert store.status == "creating"
-    fresh_emulator.clock.advance(60)
+    fresh_emulator.advance_clock(60)
     ready = client.object_stores.get(store.id)
     assert ready.status == "ready"
     assert ready.objectstore_endpoint and ready.objectstore_endpoint.startswith(

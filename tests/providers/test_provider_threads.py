@@ -126,7 +126,7 @@ def balancers(emulator: Emulator) -> int:
 def finish(emulator: Emulator, creates: list[Future[str]]) -> list[str]:
     """Let time run again (every balancer made so far is ready at once) and collect the ids."""
     emulator.clock.time_scale = 1.0
-    emulator.clock.advance(10.0)
+    emulator.advance_clock(10.0)
     return [create.result(timeout=60) for create in creates]
 
 

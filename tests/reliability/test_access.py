@@ -69,7 +69,7 @@ def build(api: Client, emulator: Emulator) -> dict[str, str]:
         ).id,
         "webhooks": api.webhooks.create(url="https://hooks.example.com/mine").id,
     }
-    emulator.clock.advance(60)
+    emulator.advance_clock(60)
     return ids
 
 
