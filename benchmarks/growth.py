@@ -21,7 +21,7 @@ from altostratus.emulator.state.base import new_id
 from altostratus.emulator.state.reserved_ips import ReservedIp
 from benchmarks.measure import median, rounds
 from benchmarks.report import INFO, Section, Table, verdict
-from benchmarks.servers import ROOT, admin, clear_log, fast_emulator, raise_quota, requests_log
+from benchmarks.servers import ROOT, fast_emulator
 
 TITLE = "7. Growth"
 LINEAR_TARGET = 1.5
@@ -81,14 +81,14 @@ def run(quick: bool) -> Section:
     per_item: dict[int, float] = {}
     rates: dict[int, float] = {}
     with fast_emulator() as emulator:
-        raise_quota(emulator.api_url, public_ip_address=max(sizes))
-        account = next(a for a in admin(emulator.api_url, "GET", "accounts"))
+        emulator.set_quota(public_ip_address=max(sizes))
+        account = emulator.accounts()[0]
         with Client(api_key=emulator.api_key, api_url=emulator.api_url) as api:
             for size in sizes:
                 first = _fill(emulator, account["id"], size)
-                clear_log(emulator.api_url)
+                emulator.clear_requests()
                 assert len(api.reserved_ips.list()) == size
-                pages = len(requests_log(emulator.api_url))
+                pages = len(emulator.requests())
                 times = []
                 for _ in rounds(count, seconds):
                     started = time.perf_counter()

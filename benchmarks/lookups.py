@@ -12,19 +12,20 @@ import pulumi.runtime
 
 import altostratus as alto
 from altostratus.client import Client
+from altostratus.emulator import EmulatorControls
 from benchmarks.measure import interleave, median, ms, ratio_text, timed
 from benchmarks.report import Section, Table
-from benchmarks.servers import clear_log, fast_emulator, raise_quota, requests_log
+from benchmarks.servers import fast_emulator
 
 TITLE = "10. Lookups"
 BACKEND = {"ip": "10.0.0.10", "protocol": "TCP", "source_port": 80, "target_port": 8080}
 
 
-def _requests(api_url: str, lookup: Callable[[], object]) -> list[str]:
-    clear_log(api_url)
+def _requests(emulator: EmulatorControls, lookup: Callable[[], object]) -> list[str]:
+    emulator.clear_requests()
     lookup()
     sent = []
-    for entry in requests_log(api_url):
+    for entry in emulator.requests():
         path = re.sub(r"/[0-9a-f]{8}-[0-9a-f-]{27}", "/{id}", entry["path"])
         sent.append(f"{entry['method']} {path}")
     return sent
@@ -66,12 +67,12 @@ def run(quick: bool) -> Section:
         with Client(api_key=emulator.api_key, api_url=emulator.api_url) as api:
             for size in sizes:
                 emulator.reset()
-                raise_quota(emulator.api_url, network_count=size + 10)
+                emulator.set_quota(network_count=size + 10)
                 made = _populate(api, size)
                 lookups = _lookups(made)
                 if size == sizes[0]:
                     for name, lookup in lookups.items():
-                        sent = _requests(emulator.api_url, lookup)
+                        sent = _requests(emulator, lookup)
                         requests.add(name, len(sent), ", ".join(sent))
                         section.data[name] = sent
                 label = str(made["network"].label)

@@ -19,7 +19,7 @@ import httpx
 from benchmarks.measure import median, ms, ratio_text, rounds, us
 from benchmarks.raw import KINDS, Kind, raw_client
 from benchmarks.report import Section, Table, verdict
-from benchmarks.servers import configure_providers, fast_emulator, raise_quota
+from benchmarks.servers import configure_providers, fast_emulator
 
 TITLE = "2. Provider overhead"
 TARGET = 1.10
@@ -140,7 +140,7 @@ def run(quick: bool) -> Section:
     _Exchanges.install()
     try:
         with fast_emulator() as emulator:
-            raise_quota(emulator.api_url, network_count=1000, public_ip_address=1000)
+            emulator.set_quota(network_count=1000, public_ip_address=1000)
             configure_providers(emulator.api_url, emulator.api_key)
             with raw_client(emulator.api_url, emulator.api_key) as http:
                 for kind in KINDS:

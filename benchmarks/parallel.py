@@ -29,9 +29,6 @@ from benchmarks.raw import REGION, ThreadClients, raw_client
 from benchmarks.report import INFO, Section, Table, verdict
 from benchmarks.servers import (
     EmulatorProcess,
-    clear_log,
-    raise_quota,
-    requests_log,
     stack_config,
     test_module,
 )
@@ -190,7 +187,7 @@ def run(quick: bool) -> Section:
         "created at once; median of interleaved rounds.",
     )
     with EmulatorProcess(lb_ready_seconds=delay, objectstore_ready_seconds=delay) as emulator:
-        raise_quota(emulator.api_url, public_ip_address=10_000, network_count=100)
+        emulator.set_quota(public_ip_address=10_000, network_count=100)
         with raw_client(emulator.api_url, emulator.api_key) as http:
             body = {"label": "burst", "cidr_v4": "10.20.0.0/24", "region": REGION}
             answer = http.post("/v2/vpc/networks", params=_WHERE, json=body)
@@ -208,16 +205,16 @@ def run(quick: bool) -> Section:
             raw.delete(raw.burst()[1])
             for number in rounds(count, seconds):
                 for side in ("engine", "raw") if number % 2 == 0 else ("raw", "engine"):
-                    clear_log(emulator.api_url)
+                    emulator.clear_requests()
                     if side == "engine":
                         took, checked, created = engine.burst()
-                        made[side] = len(requests_log(emulator.api_url))
+                        made[side] = len(emulator.requests())
                         ours.append(took)
                         checks.extend(checked)
                         engine.delete(created)
                     else:
                         took, handles = raw.burst()
-                        made[side] = len(requests_log(emulator.api_url))
+                        made[side] = len(emulator.requests())
                         theirs.append(took)
                         raw.delete(handles)
             if not quick:  # once, for comparison: the Pulumi SDK's own four calls at once

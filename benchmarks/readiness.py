@@ -20,7 +20,7 @@ from altostratus.providers.network import NetworkProvider
 from altostratus.providers.object_store import ObjectStoreProvider
 from benchmarks.measure import median
 from benchmarks.report import Section, Table, verdict
-from benchmarks.servers import clear_log, configure_providers, requests_log
+from benchmarks.servers import configure_providers
 
 TITLE = "4. Readiness waits"
 LATE_TARGET = 0.5
@@ -34,14 +34,14 @@ def _wait_once(
     """Create once; the create's time, how late it returned after ready, and its polls."""
     checked = provider.check({}, news)
     assert not checked.failures, checked.failures
-    clear_log(emulator.api_url)
+    emulator.clear_requests()
     started = emulator.clock.monotonic()
     created = provider.create(checked.inputs)
     returned = emulator.clock.monotonic()
     ready_at = records[created.id].ready_at
     polls = sum(
         1
-        for entry in requests_log(emulator.api_url)
+        for entry in emulator.requests()
         if entry["method"] == "GET" and entry["path"] == f"{path}/{created.id}"
     )
     provider.delete(created.id, created.outs or {})
@@ -101,11 +101,11 @@ def _removal_once(emulator: Emulator, api: Client, held: bool, delay: float) -> 
         firewall = api.firewalls.create(name="removal", network_id=network.id)
         api.firewalls.delete(firewall.id)
         earliest_gone = emulator.clock.monotonic() + 2 * delay  # freed, then removed
-    clear_log(emulator.api_url)
+    emulator.clear_requests()
     started = emulator.clock.monotonic()
     NetworkProvider().delete(network.id, {"region": "LON1"})
     returned = emulator.clock.monotonic()
-    sent = [e["method"] for e in requests_log(emulator.api_url)]
+    sent = [e["method"] for e in emulator.requests()]
     return returned - started, returned - earliest_gone, sent.count("GET"), sent.count("DELETE")
 
 

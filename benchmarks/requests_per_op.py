@@ -7,13 +7,12 @@ from collections.abc import Callable
 from typing import Any
 
 from altostratus.client import Client
+from altostratus.emulator import EmulatorControls
 from benchmarks.floors import FLOORS, OPERATIONS
 from benchmarks.report import Section, Table, verdict
 from benchmarks.servers import (
-    clear_log,
     configure_providers,
     fast_emulator,
-    requests_log,
     test_module,
 )
 
@@ -21,19 +20,21 @@ TITLE = "1. Requests per operation"
 _HEADINGS = {"diff": "no-change diff"}
 
 
-def _counting(api_url: str) -> Callable[[Callable[[], Any]], tuple[Any, list[str]]]:
+def _counting(
+    emulator: EmulatorControls,
+) -> Callable[[Callable[[], Any]], tuple[Any, list[str]]]:
     def count(action: Callable[[], Any]) -> tuple[Any, list[str]]:
-        clear_log(api_url)
+        emulator.clear_requests()
         result = action()
-        return result, [f"{e['method']} {e['path']}" for e in requests_log(api_url)]
+        return result, [f"{e['method']} {e['path']}" for e in emulator.requests()]
 
     return count
 
 
-def _lifecycle(scenario: Any, api: Client, api_url: str) -> dict[str, list[str]]:
+def _lifecycle(scenario: Any, api: Client, emulator: EmulatorControls) -> dict[str, list[str]]:
     """Create, no-change diff, update, read and delete one resource; the requests of each."""
     dependencies = test_module("scenarios").dependencies
-    count = _counting(api_url)
+    count = _counting(emulator)
     provider = scenario.provider
     deps = dependencies(api, scenario.needs)
     news = {**scenario.inputs(deps), "__name_prefix": scenario.name}
@@ -63,7 +64,7 @@ def run(quick: bool) -> Section:
         with Client(api_key=emulator.api_key, api_url=emulator.api_url) as api:
             for scenario in scenarios:
                 emulator.reset()
-                sent = _lifecycle(scenario, api, emulator.api_url)
+                sent = _lifecycle(scenario, api, emulator)
                 floors = FLOORS[scenario.name]
                 cells = []
                 for op in OPERATIONS:

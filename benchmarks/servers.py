@@ -1,25 +1,24 @@
-"""The emulators the sections run against, their admin calls, and the tests' shared harness.
+"""The emulators the sections run against, and the tests' shared harness.
 
 Sections that compare work inside this process (providers called directly, S3) use an
 in-process ``Emulator``. Sections whose other side runs in another process (the provider process
 over gRPC, the load generator) use ``EmulatorProcess``, so that no side shares this process's
-interpreter lock with the emulator.
+interpreter lock with the emulator. Both have the emulator's test controls (``requests``,
+``add_fault``, ``set_quota``, ...).
 """
 
 from __future__ import annotations
 
 import importlib
-import json
 import subprocess
 import sys
-import urllib.request
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
 from pulumi.dynamic import Config, ConfigureRequest
 
-from altostratus.emulator import Emulator
+from altostratus.emulator import Emulator, EmulatorControls
 
 ROOT = Path(__file__).resolve().parent.parent
 TESTS = ROOT / "tests"
@@ -39,43 +38,9 @@ def test_module(name: str) -> Any:
     return importlib.import_module(name)
 
 
-def admin(api_url: str, method: str, path: str, body: Any = None) -> Any:
-    """Call the emulator's admin API (``/_emulator/<path>``)."""
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(
-        f"{api_url}/_emulator/{path}",
-        data=data,
-        method=method,
-        headers={"Content-Type": "application/json"},
-    )
-    with urllib.request.urlopen(request, timeout=30) as answer:
-        return json.loads(answer.read() or b"null")
-
-
-def requests_log(api_url: str) -> list[dict[str, Any]]:
-    entries: list[dict[str, Any]] = admin(api_url, "GET", "requests")
-    return entries
-
-
-def clear_log(api_url: str) -> None:
-    admin(api_url, "DELETE", "requests")
-
-
-def raise_quota(api_url: str, **limits: int) -> None:
-    """Raise the default account's limits, e.g. ``network_count=200``."""
-    accounts = admin(api_url, "GET", "accounts")
-    account = next(a for a in accounts if a["name"] == "default")
-    body = {f"{name}_limit": value for name, value in limits.items()}
-    admin(api_url, "PUT", f"accounts/{account['id']}/quota", body)
-
-
-def add_latency(api_url: str, seconds: float) -> None:
+def add_latency(emulator: EmulatorControls, seconds: float) -> None:
     """Delay every service request by ``seconds`` (an emulator fault that never fails)."""
-    admin(api_url, "POST", "faults", {"delay_seconds": seconds, "count": 10**9})
-
-
-def clear_faults(api_url: str) -> None:
-    admin(api_url, "DELETE", "faults")
+    emulator.add_fault(delay_seconds=seconds, count=10**9)
 
 
 def stack_config(api_url: str, api_key: str) -> dict[str, str]:
@@ -96,7 +61,7 @@ def fast_emulator(**settings: Any) -> Emulator:
     return Emulator(**{**options, **settings})
 
 
-class EmulatorProcess:
+class EmulatorProcess(EmulatorControls):
     """``python -m altostratus.emulator`` on free ports, in its own process."""
 
     def __init__(
@@ -124,7 +89,7 @@ class EmulatorProcess:
                 raise RuntimeError("the emulator process stopped before it was ready")
             name, _, value = line.partition(":")
             shown[name.strip()] = value.strip()
-        self.api_url = shown["API"]
+        super().__init__(shown["API"])
         self.api_key = shown["API key"]
 
     def close(self) -> None:

@@ -28,7 +28,7 @@ from altostratus.emulator.bodies import FirewallCreate, NetworkCreate
 from altostratus.emulator.state.base import Effects
 from benchmarks.measure import median
 from benchmarks.report import INFO, Section, Table, verdict
-from benchmarks.servers import ROOT, fast_emulator, raise_quota
+from benchmarks.servers import ROOT, fast_emulator
 
 TITLE = "8. The emulator as a service"
 SERVER_TARGET = 2.0
@@ -71,7 +71,7 @@ def _servers(section: Section, quick: bool) -> Table:
         "keeping their connection when the server allows; the best of interleaved runs.",
     )  # fmt: skip
     with fast_emulator() as emulator, _werkzeug(emulator) as dev_url:
-        raise_quota(emulator.api_url, network_count=10_000)
+        emulator.set_quota(network_count=10_000)
         network = _first_network(emulator)
         for name, path in OPERATIONS.items():
             path = path.format(id=network)
@@ -147,8 +147,7 @@ def _growth(section: Section, quick: bool) -> Table:
         with tempfile.TemporaryDirectory() as folder:
             emulator = fast_emulator(state_dir=folder if kept else None)
             with emulator:
-                raise_quota(
-                    emulator.api_url,
+                emulator.set_quota(
                     network_count=max(sizes) + 10,
                     security_group=max(sizes) + 10,
                     security_group_rule=3 * max(sizes) + 10,

@@ -18,16 +18,13 @@ from typing import Any
 from google.protobuf import struct_pb2
 from pulumi.runtime.proto import provider_pb2 as pb
 
+from altostratus.emulator import EmulatorControls
 from benchmarks.measure import median, ms, ratio_text, rounds, timed
 from benchmarks.raw import KINDS, Kind, ThreadClients, raw_client
 from benchmarks.report import INFO, Section, Table, verdict
 from benchmarks.servers import (
     EmulatorProcess,
     add_latency,
-    clear_faults,
-    clear_log,
-    raise_quota,
-    requests_log,
     stack_config,
     test_module,
 )
@@ -145,16 +142,16 @@ def _phases(
 
 
 def _compare(
-    sides: dict[str, EngineSide | RawSide], api_url: str, count: int, seconds: float
+    sides: dict[str, EngineSide | RawSide], emulator: EmulatorControls, count: int, seconds: float
 ) -> tuple[dict[str, list[dict[str, float]]], dict[str, int]]:
     found: dict[str, list[dict[str, float]]] = {name: [] for name in sides}
     made: dict[str, int] = {}
     for number in rounds(count, seconds):
         order = list(sides) if number % 2 == 0 else list(reversed(sides))
         for name in order:
-            clear_log(api_url)
+            emulator.clear_requests()
             found[name].append(sides[name].run())
-            made[name] = len(requests_log(api_url))
+            made[name] = len(emulator.requests())
     return found, made
 
 
@@ -168,7 +165,7 @@ def run(quick: bool) -> Section:
         f"{CONCURRENCY} calls at once; median wall time of each phase.",
     )
     with EmulatorProcess() as emulator:
-        raise_quota(emulator.api_url, network_count=10_000, public_ip_address=10_000)
+        emulator.set_quota(network_count=10_000, public_ip_address=10_000)
         engine = EngineSide(emulator.api_url, emulator.api_key, size)
         raw = RawSide(emulator.api_url, emulator.api_key, size)
         try:
@@ -177,10 +174,10 @@ def run(quick: bool) -> Section:
             section.tables.append(_one_call(engine, emulator, 5 if quick else 100))
             for latency, count, seconds in plans:
                 if latency:
-                    add_latency(emulator.api_url, latency)
+                    add_latency(emulator, latency)
                 sides: dict[str, EngineSide | RawSide] = {"engine": engine, "raw": raw}
-                found, made = _compare(sides, emulator.api_url, count, seconds)
-                clear_faults(emulator.api_url)
+                found, made = _compare(sides, emulator, count, seconds)
+                emulator.clear_faults()
                 shown = f"{latency * 1000:.0f} ms"
                 for phase in (*PHASES, "total"):
                     ours = median([t[phase] for t in found["engine"]])

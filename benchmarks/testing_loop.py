@@ -24,7 +24,7 @@ from benchmarks.measure import interleave, median, ratio_text
 from benchmarks.raw import raw_client
 from benchmarks.replay import Exchange, Recorder, replay
 from benchmarks.report import INFO, Section, Table
-from benchmarks.servers import ROOT, EmulatorProcess, raise_quota
+from benchmarks.servers import ROOT, EmulatorProcess
 
 TITLE = "9. Testing a program: up + destroy through altostratus.testing"
 EXAMPLES = ("private-network", "load-balancer", "object-storage", "webhooks", "stack-composition")
@@ -103,7 +103,7 @@ def run(quick: bool) -> Section:
     )
     totals: dict[str, list[float]] = {"testing": [], "raw": []}
     with EmulatorProcess(lb_ready_seconds=0) as emulator:
-        raise_quota(emulator.api_url, network_count=1_000, public_ip_address=1_000)
+        emulator.set_quota(network_count=1_000, public_ip_address=1_000)
         with Client(api_key=emulator.api_key, api_url=emulator.api_url) as client:
             network_id = client.networks.create(label="referenced", cidr_v4="10.90.0.0/24").id
         processes = ProviderProcesses()

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
 import pytest
 
 from altostratus.client import Client, models
@@ -26,14 +25,6 @@ BACKEND: dict[str, Any] = {
     "source_port": 80,
     "target_port": 8080,
 }
-
-
-def admin(emulator: Emulator, method: str, path: str, body: Any = None) -> Any:
-    if body is None and method != "GET":
-        body = {}
-    response = httpx.request(method, f"{emulator.api_url}/_emulator/{path}", json=body)
-    response.raise_for_status()
-    return response.json()
 
 
 @pytest.fixture
@@ -103,7 +94,7 @@ def test_load_balancers_and_reserved_ips(
         name="front", network_id=network.id, backends=[models.LoadBalancerBackend(**BACKEND)]
     )
     assert (lb.state, lb.public_ip, lb.service_name) == ("", "", None)
-    fresh_emulator.clock.advance(60)
+    fresh_emulator.advance_clock(60)
     ready = client.load_balancers.get(lb.id)
     assert ready.state == "available" and ready.public_ip
     updated = client.load_balancers.update(lb.id, backends=[BACKEND | {"target_port": 9090}])
@@ -150,7 +141,7 @@ def test_object_stores_and_credentials(client: Client, fresh_emulator: Emulator)
         name="media", size=10, access_key_id=credential.access_key_id
     )
     assert store.status == "creating"
-    fresh_emulator.clock.advance(60)
+    fresh_emulator.advance_clock(60)
     ready = client.object_stores.get(store.id)
     assert ready.status == "ready"
     assert ready.objectstore_endpoint and ready.objectstore_endpoint.startswith(
@@ -194,8 +185,7 @@ def test_quota_counts_and_limits(client: Client, fresh_emulator: Emulator) -> No
     client.networks.create(label="one")
     quota = client.quota.get()
     assert quota.network_count_usage == 1
-    account = next(a for a in admin(fresh_emulator, "GET", "accounts") if a["name"] == "default")
-    admin(fresh_emulator, "PUT", f"accounts/{account['id']}/quota", {"network_count_limit": 1})
+    fresh_emulator.set_quota(network_count=1)
     with pytest.raises(QuotaExceededError) as caught:
         client.networks.create(label="two")
     assert caught.value.code == "quota_limit_reached"
@@ -212,10 +202,10 @@ def test_a_wrong_key_is_an_authentication_error(fresh_emulator: Emulator) -> Non
 
 
 def test_transient_failures_of_reads_are_retried(client: Client, fresh_emulator: Emulator) -> None:
-    fault = {"method": "GET", "path_prefix": "/v2/vpc/networks", "count": 2, "status": 503}
-    admin(fresh_emulator, "POST", "faults", fault)
+    fault = {"method": "GET", "path_prefix": "/v2/vpc/networks", "status": 503}
+    fresh_emulator.add_fault(**fault, count=2)
     assert client.networks.list()
-    admin(fresh_emulator, "POST", "faults", fault | {"count": 3})
+    fresh_emulator.add_fault(**fault, count=3)
     with pytest.raises(ServerError):
         client.networks.list()
 
@@ -223,20 +213,18 @@ def test_transient_failures_of_reads_are_retried(client: Client, fresh_emulator:
 def test_a_create_failing_after_it_applied_is_outcome_unknown(
     client: Client, fresh_emulator: Emulator
 ) -> None:
-    fault = {"method": "POST", "path_prefix": "/v2/vpc/ips", "count": 1, "status": 503}
-    admin(fresh_emulator, "POST", "faults", fault | {"after_apply": True})
-    admin(fresh_emulator, "DELETE", "requests")
+    fresh_emulator.add_fault(method="POST", path_prefix="/v2/vpc/ips", status=503, after_apply=True)
+    fresh_emulator.clear_requests()
     with pytest.raises(OutcomeUnknownError) as caught:
         client.reserved_ips.create(name="edge")
     assert caught.value.status == 503
     assert [ip.name for ip in client.reserved_ips.list()] == ["edge"]
-    posts = [r for r in admin(fresh_emulator, "GET", "requests") if r["method"] == "POST"]
+    posts = [r for r in fresh_emulator.requests() if r["method"] == "POST"]
     assert len(posts) == 1
 
 
 def test_a_dropped_create_is_outcome_unknown(client: Client, fresh_emulator: Emulator) -> None:
-    fault = {"method": "POST", "path_prefix": "/v2/vpc/ips", "count": 1, "drop_connection": True}
-    admin(fresh_emulator, "POST", "faults", fault)
+    fresh_emulator.add_fault(method="POST", path_prefix="/v2/vpc/ips", drop_connection=True)
     with pytest.raises(OutcomeUnknownError) as caught:
         client.reserved_ips.create(name="edge")
     assert caught.value.status is None

@@ -225,7 +225,7 @@ def test_a_bucket_serves_while_its_store_is_deleting_and_not_after() -> None:
         s3.put_object(Bucket=bucket, Key="a.txt", Body=b"kept")
         assert call(emulator, "DELETE", f"/v2/objectstores/{store['id']}")[0] == 200
         assert s3.get_object(Bucket=bucket, Key="a.txt")["Body"].read() == b"kept"
-        emulator.clock.advance(60)
+        emulator.advance_clock(60)
         with pytest.raises(ClientError, match="NoSuchBucket"):
             s3.get_object(Bucket=bucket, Key="a.txt")
         assert [b["Name"] for b in s3.list_buckets()["Buckets"]] == []

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
@@ -28,27 +26,6 @@ def stack_config(emulator: Emulator, **extra: str) -> dict[str, str]:
 def configure(provider: Provider, config: dict[str, str]) -> Provider:
     provider.configure(ConfigureRequest(Config(raw_config=config, project_name="test")))
     return provider
-
-
-def admin(emulator: Emulator, method: str, path: str, body: Any = None) -> Any:
-    """Call the emulator's admin API."""
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(
-        f"{emulator.api_url}/_emulator/{path}",
-        data=data,
-        method=method,
-        headers={"Content-Type": "application/json"},
-    )
-    with urllib.request.urlopen(request, timeout=10) as answer:
-        return json.loads(answer.read() or b"null")
-
-
-def fault(emulator: Emulator, **settings: Any) -> None:
-    admin(emulator, "POST", "faults", {"count": 1, **settings})
-
-
-def requests_made(emulator: Emulator) -> list[tuple[str, str]]:
-    return [(entry["method"], entry["path"]) for entry in admin(emulator, "GET", "requests")]
 
 
 @pytest.fixture(scope="module")

@@ -17,12 +17,13 @@ from altostratus.providers.network import NetworkProvider
 from altostratus.providers.object_store import ObjectStoreProvider
 from altostratus.providers.webhook import WebhookProvider
 
-from .conftest import configure, create, fault, requests_made, stack_config
+from .conftest import configure, create, stack_config
 from .scenarios import BACKEND, dependencies
 
 
 def _count(emulator: Emulator, method: str, fragment: str) -> int:
-    return sum(1 for m, path in requests_made(emulator) if m == method and fragment in path)
+    made = emulator.requests()
+    return sum(1 for e in made if e["method"] == method and fragment in e["path"])
 
 
 def test_read_raises_on_a_server_error_instead_of_dropping_the_resource(
@@ -31,7 +32,7 @@ def test_read_raises_on_a_server_error_instead_of_dropping_the_resource(
     provider = FirewallProvider()
     deps = dependencies(api, ("network_id",))
     id_, outs, _ = create(provider, {"network_id": deps["network_id"], "__name_prefix": "fw"})
-    fault(fresh_emulator, method="GET", path_prefix="/v2/vpc/firewalls", status=500, count=20)
+    fresh_emulator.add_fault(method="GET", path_prefix="/v2/vpc/firewalls", status=500, count=20)
     with pytest.raises(ProviderError) as raised:
         provider.read(id_, outs)
     message = str(raised.value)
@@ -92,7 +93,9 @@ def test_a_create_whose_answer_was_lost_adopts_the_resource(
     path: str,
     listed: Callable[[Client], list[str]],
 ) -> None:
-    fault(fresh_emulator, method="POST", path_prefix=path, drop_connection=True, after_apply=True)
+    fresh_emulator.add_fault(
+        method="POST", path_prefix=path, drop_connection=True, after_apply=True
+    )
     id_, outs, _ = create(provider, news)
     assert listed(api) == [id_]
     assert outs
@@ -101,7 +104,7 @@ def test_a_create_whose_answer_was_lost_adopts_the_resource(
 
 def test_a_create_that_never_happened_is_sent_again(api: Client, fresh_emulator: Emulator) -> None:
     deps = dependencies(api, ("network_id",))
-    fault(fresh_emulator, method="POST", path_prefix="/v2/vpc/firewalls", drop_connection=True)
+    fresh_emulator.add_fault(method="POST", path_prefix="/v2/vpc/firewalls", drop_connection=True)
     id_, _, _ = create(FirewallProvider(), {"network_id": deps["network_id"]})
     assert [f.id for f in api.firewalls.list()] == [id_]
     assert _count(fresh_emulator, "POST", "/firewalls") == 2
@@ -109,11 +112,10 @@ def test_a_create_that_never_happened_is_sent_again(api: Client, fresh_emulator:
 
 def test_create_uses_the_fewest_requests(api: Client, fresh_emulator: Emulator) -> None:
     deps = dependencies(api, ("firewall_id",))
-    fresh_emulator_requests = len(requests_made(fresh_emulator))
+    fresh_emulator.clear_requests()
     create(FirewallRuleProvider(), {"firewall_id": deps["firewall_id"], "protocol": "icmp"})
     create(NetworkProvider(), {"label": "x"})
-    made = requests_made(fresh_emulator)[fresh_emulator_requests:]
-    assert [m for m, _ in made] == ["POST", "POST", "GET"]
+    assert [e["method"] for e in fresh_emulator.requests()] == ["POST", "POST", "GET"]
 
 
 def test_load_balancer_create_waits_until_available(api: Client) -> None:
@@ -127,12 +129,8 @@ def test_several_lookalikes_after_a_lost_answer_are_not_guessed(
     api: Client, fresh_emulator: Emulator
 ) -> None:
     api.webhooks.create(url="https://same.example/", events=["*"])
-    fault(
-        fresh_emulator,
-        method="POST",
-        path_prefix="/v2/webhooks",
-        drop_connection=True,
-        after_apply=True,
+    fresh_emulator.add_fault(
+        method="POST", path_prefix="/v2/webhooks", drop_connection=True, after_apply=True
     )
     with pytest.raises(ProviderError, match="refusing to guess"):
         create(WebhookProvider(), {"url": "https://same.example/"})
@@ -170,7 +168,7 @@ def test_the_request_timeout_comes_from_the_stack_config(
     )
     network = api.networks.create(label="slow")
     path = f"/v2/vpc/networks/{network.id}"
-    fault(fresh_emulator, method="GET", path_prefix=path, delay_seconds=1.0)
+    fresh_emulator.add_fault(method="GET", path_prefix=path, delay_seconds=1.0)
     result = provider.read(network.id, {"label": "slow", "region": "LON1"})
     assert result.id == network.id
     assert _count(fresh_emulator, "GET", path) == 2  # the slow answer was given up on, then retried
@@ -207,8 +205,8 @@ def test_the_retries_of_a_call_last_no_longer_than_the_wait_timeout(
     )
     network = api.networks.create(label="busy")
     path = f"/v2/vpc/networks/{network.id}"
-    fault(
-        fresh_emulator, method="GET", path_prefix=path, status=503, retry_after_seconds=2, count=5
+    fresh_emulator.add_fault(
+        method="GET", path_prefix=path, status=503, retry_after_seconds=2, count=5
     )
     with pytest.raises(ProviderError, match="503"):
         provider.read(network.id, {"label": "busy", "region": "LON1"})

@@ -26,7 +26,7 @@ from altostratus.providers import _config, _threads
 from altostratus.providers.load_balancer import LoadBalancerProvider
 from altostratus.providers.network import NetworkProvider
 
-from .conftest import admin, configure, stack_config
+from .conftest import configure, stack_config
 
 BACKEND = {"ip": "10.20.0.10", "protocol": "TCP", "source_port": 80, "target_port": 8080}
 BALANCERS = LoadBalancerProvider()
@@ -83,10 +83,7 @@ class AlteredProviderProcess(ProviderProcess):
 @pytest.fixture
 def slow_clock(fresh_emulator: Emulator) -> Iterator[Emulator]:
     """The reset emulator with room for many balancers; its clock slowed until advanced."""
-    accounts = admin(fresh_emulator, "GET", "accounts")
-    account = next(a for a in accounts if a["name"] == "default")
-    admin(fresh_emulator, "PUT", f"accounts/{account['id']}/quota",
-          {"public_ip_address_limit": 100})  # fmt: skip
+    fresh_emulator.set_quota(public_ip_address=100)
     fresh_emulator.clock.time_scale = SLOW
     yield fresh_emulator
     fresh_emulator.clock.time_scale = 1.0
@@ -129,7 +126,7 @@ def balancers(emulator: Emulator) -> int:
 def finish(emulator: Emulator, creates: list[Future[str]]) -> list[str]:
     """Let time run again (every balancer made so far is ready at once) and collect the ids."""
     emulator.clock.time_scale = 1.0
-    emulator.clock.advance(10.0)
+    emulator.advance_clock(10.0)
     return [create.result(timeout=60) for create in creates]
 
 
@@ -236,11 +233,7 @@ def test_the_bound_comes_from_stack_config_and_acts_only_in_the_provider_process
 @pytest.fixture
 def rate_limited(fresh_emulator: Emulator) -> Iterator[Emulator]:
     """The reset emulator answering 429 past 5 requests a second, with room for balancers."""
-    accounts = admin(fresh_emulator, "GET", "accounts")
-    account = next(a for a in accounts if a["name"] == "default")
-    admin(
-        fresh_emulator, "PUT", f"accounts/{account['id']}/quota", {"public_ip_address_limit": 100}
-    )
+    fresh_emulator.set_quota(public_ip_address=100)
     fresh_emulator.app.limiter.rate = 5.0
     yield fresh_emulator
     fresh_emulator.app.limiter.rate = None
@@ -252,7 +245,7 @@ def test_a_wide_burst_under_a_rate_limit_converges_with_no_failure_and_no_duplic
     rate_limited: Emulator,
 ) -> None:
     network = network_id(rate_limited)
-    admin(rate_limited, "DELETE", "requests")
+    rate_limited.clear_requests()
     count = 24
     process = ProviderProcess(stack_config(rate_limited))
     try:
@@ -264,9 +257,7 @@ def test_a_wide_burst_under_a_rate_limit_converges_with_no_failure_and_no_duplic
         process.close()
     assert len(set(ids)) == count
     assert balancers(rate_limited) == count
-    answered = [
-        (e["method"], e["path"], e["status"]) for e in admin(rate_limited, "GET", "requests")
-    ]
+    answered = [(e["method"], e["path"], e["status"]) for e in rate_limited.requests()]
     limited_creates = [a for a in answered if a == ("POST", "/v2/vpc/loadbalancers", 429)]
     assert limited_creates  # creates were told to wait, and came back once each
     assert [a for a in answered if a[2] is not None and a[2] >= 500] == []

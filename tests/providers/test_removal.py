@@ -14,7 +14,7 @@ from engine import Engine, ProviderProcess
 from altostratus.client import Client, NotFoundError
 from altostratus.emulator import Emulator
 
-from .conftest import admin, stack_config
+from .conftest import stack_config
 from .scenarios import IDS, SCENARIOS, Scenario, dependencies
 
 ASYNCHRONOUS = {"network", "firewall", "load_balancer", "reserved_ip", "object_store"}
@@ -43,7 +43,7 @@ def removal_takes(fresh_emulator: Emulator) -> Iterator[Callable[[float], None]]
 
 
 def _log(emulator: Emulator) -> list[tuple[str, int]]:
-    return [(e["method"], e["status"]) for e in admin(emulator, "GET", "requests")]
+    return [(e["method"], e["status"]) for e in emulator.requests()]
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=IDS)
@@ -52,7 +52,7 @@ def test_a_delete_with_nothing_to_wait_for_makes_the_fewest_requests(
 ) -> None:
     deps = dependencies(api, scenario.needs)
     created = engine.up(scenario.provider, scenario.name, scenario.inputs(deps), None)
-    admin(fresh_emulator, "DELETE", "requests")
+    fresh_emulator.clear_requests()
     engine.destroy(scenario.provider, scenario.name, created.state)
     confirm = [("GET", 404)] if scenario.name in ASYNCHRONOUS else []
     assert _log(fresh_emulator) == [("DELETE", 200), *confirm]
@@ -69,7 +69,7 @@ def test_a_network_delete_waits_while_its_firewall_is_removed_then_until_it_is_g
     firewall = api.firewalls.create(name="fw", network_id=network.state.id)
     api.firewalls.delete(firewall.id)
     assert api.firewalls.get(firewall.id).name == "fw"  # being removed, holding the network
-    admin(fresh_emulator, "DELETE", "requests")
+    fresh_emulator.clear_requests()
 
     engine.destroy(NETWORK.provider, "net", network.state)
 
@@ -98,7 +98,7 @@ def test_a_delete_still_in_use_at_the_timeout_fails_naming_the_holder(
     assert api.networks.get(network.state.id).status == "Active"
 
     default = next(n for n in api.networks.list() if n.default)
-    admin(fresh_emulator, "DELETE", "requests")
+    fresh_emulator.clear_requests()
     state = network.state.__class__(default.id, {}, network.state.outputs)
     with pytest.raises(grpc.RpcError) as raised:
         impatient.destroy(NETWORK.provider, "default", state)

@@ -20,7 +20,7 @@ from altostratus.client.models import ObjectStoreCredential
 from altostratus.emulator import Emulator
 from altostratus.emulator.openapi import document
 
-from .control import Http, new_account
+from .raw_http import Http
 
 BACKEND = {"ip": "10.90.0.10", "protocol": "TCP", "source_port": 80, "target_port": 8080}
 OPERATIONS = [
@@ -69,7 +69,7 @@ def build(api: Client, emulator: Emulator) -> dict[str, str]:
         ).id,
         "webhooks": api.webhooks.create(url="https://hooks.example.com/mine").id,
     }
-    emulator.clock.advance(60)
+    emulator.advance_clock(60)
     return ids
 
 
@@ -127,7 +127,7 @@ def test_one_account_cannot_read_change_or_delete_anothers_resources(
 ) -> None:
     ids = build(api, fresh_emulator)
     before = snapshot(api)
-    other = new_account(fresh_emulator, "other")
+    other = fresh_emulator.add_account("other")
     http = Http(fresh_emulator.api_url, other["api_key"])
     tried = set()
     for method, path in OPERATIONS:
@@ -200,7 +200,7 @@ def test_s3_takes_only_requests_signed_by_the_owning_credential(
     emulator = fresh_emulator
     owner, sibling, bucket = owned_store(api)
     s3_of(emulator, owner).put_object(Bucket=bucket, Key="plans.txt", Body=b"top secret")
-    other = new_account(emulator, "other")
+    other = emulator.add_account("other")
     with Client(api_key=other["api_key"], api_url=emulator.api_url) as theirs:
         stranger = theirs.object_store_credentials.create(name="stranger")
         theirs.object_stores.create(name="theirs", access_key_id=stranger.access_key_id)

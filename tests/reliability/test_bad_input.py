@@ -22,7 +22,7 @@ from altostratus.providers.object_store_credential import ObjectStoreCredentialP
 from altostratus.providers.reserved_ip import ReservedIpProvider
 from altostratus.providers.webhook import WebhookProvider
 
-from .control import Http, clear_requests, logged_requests
+from .raw_http import Http
 
 BACKEND = {"ip": "10.50.0.10", "protocol": "TCP", "source_port": 80, "target_port": 8080}
 
@@ -218,11 +218,11 @@ def test_check_refuses_naming_the_property_before_any_request(
 ) -> None:
     provider = KINDS[bad.kind].provider
     news = engine.program_inputs(provider, bad.kind, inputs_of(bad, live))
-    clear_requests(emulator)
+    emulator.clear_requests()
     failures = engine.process.check_failures(engine.urn(provider, bad.kind), news)
     assert [prop for prop, _ in failures] == [bad.prop], failures
     assert bad.prop in failures[0][1]
-    assert logged_requests(emulator) == []
+    assert emulator.requests() == []
 
 
 @pytest.mark.parametrize("bad", [b for b in BAD if b.on_wire], ids=case_id)

@@ -21,7 +21,6 @@ from altostratus.providers.firewall_rule import FirewallRuleProvider
 from altostratus.providers.load_balancer import LoadBalancerProvider
 from altostratus.providers.object_store import ObjectStoreProvider
 
-from .control import default_account_id, set_limits
 from .stack import BACKEND, inventory
 
 THREADS = 16
@@ -116,7 +115,7 @@ def test_fifty_concurrent_creates_and_deletes_through_one_client(
 
 
 def test_concurrent_creates_never_pass_the_quota(api: Client, fresh_emulator: Emulator) -> None:
-    set_limits(fresh_emulator, default_account_id(fresh_emulator), public_ip_address_limit=10)
+    fresh_emulator.set_quota(public_ip_address=10)
     results = run_all([partial(api.reserved_ips.create, name=f"ip-{n}") for n in range(50)])
     refused = [r for r in results if isinstance(r, QuotaExceededError)]
     assert len(refused) == 40 and len(errors(results)) == 40, errors(results)

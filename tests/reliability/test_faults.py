@@ -20,7 +20,6 @@ from engine import Engine, State
 from altostratus.client import Client
 from altostratus.emulator import Emulator
 
-from .control import admin, inject, logged_requests
 from .stack import STACK, Member, Outputs, inventory
 
 Fault = dict[str, Any]
@@ -123,17 +122,15 @@ class FaultRun:
         self.kinds: Counter[str] = Counter()
 
     def step(self, phase: str, faults: Step, action: Callable[[], Any]) -> Any:
-        before = len(logged_requests(self.emulator))
+        before = len(self.emulator.requests())
         for method, prefix, fault in faults:
-            inject(self.emulator, method=method, path_prefix=prefix, **fault)
+            self.emulator.add_fault(method=method, path_prefix=prefix, **fault)
             self.kinds[KIND_NAMES[id(fault)]] += 1
         try:
             return action()
         finally:
-            admin(self.emulator, "DELETE", "faults")
-            met = sum(
-                1 for entry in logged_requests(self.emulator)[before:] if failed_by_fault(entry)
-            )
+            self.emulator.clear_faults()
+            met = sum(1 for entry in self.emulator.requests()[before:] if failed_by_fault(entry))
             delays = sum(1 for _, _, fault in faults if "delay_seconds" in fault)
             self.failures[phase] += len(faults) - delays
             self.delays[phase] += delays
@@ -141,7 +138,7 @@ class FaultRun:
             assert met == len(faults) - delays, (phase, faults)
 
     def summary(self) -> dict[str, Any]:
-        log = logged_requests(self.emulator)
+        log = self.emulator.requests()
         return {
             "requests": len(log),
             "requests_failed_by_faults": sum(1 for entry in log if failed_by_fault(entry)),

@@ -26,7 +26,6 @@ from altostratus.providers.reserved_ip import ReservedIpProvider
 from altostratus.providers.webhook import WebhookProvider
 
 from .conftest import stack_config
-from .control import inject, logged_requests
 from .stack import BACKEND, inventory
 
 CLIENT_TIMEOUT = 0.3
@@ -36,7 +35,7 @@ SLOWER_THAN_TIMEOUT = 0.8
 def wait_for_answers(emulator: Emulator, timeout: float = 10.0) -> None:
     """Until every logged request has been answered (a delayed one applies late)."""
     deadline = time.monotonic() + timeout
-    while any(entry["status"] is None for entry in logged_requests(emulator)):
+    while any(entry["status"] is None for entry in emulator.requests()):
         assert time.monotonic() < deadline, "a delayed request never finished"
         time.sleep(0.05)
 
@@ -76,7 +75,7 @@ def test_a_create_answered_after_the_client_timeout_makes_one_record(
         "webhook": {"url": "https://hooks.example.com/slow"},
     }[kind]
     checked = provider.check({}, {**news, "__name_prefix": kind})
-    inject(fresh_emulator, method="POST", path_prefix=path, delay_seconds=SLOWER_THAN_TIMEOUT)
+    fresh_emulator.add_fault(method="POST", path_prefix=path, delay_seconds=SLOWER_THAN_TIMEOUT)
     created = provider.create(checked.inputs)
     wait_for_answers(fresh_emulator)
     counts = inventory(api)
@@ -92,7 +91,7 @@ def test_a_reserved_ip_whose_assignment_fails_is_not_left_behind(
     """The create fails after the address was reserved; it must not stay outside the state."""
     network = api.networks.create(label="deps", cidr_v4="10.82.0.0/24")
     balancer = api.load_balancers.create(name="deps", network_id=network.id, backends=[BACKEND])
-    inject(fresh_emulator, method="POST", path_prefix="/v2/vpc/ips/", status=503)
+    fresh_emulator.add_fault(method="POST", path_prefix="/v2/vpc/ips/", status=503)
     try:
         engine.up(ReservedIpProvider(), "address", {"assign_to_id": balancer.id}, None)
     except grpc.RpcError:

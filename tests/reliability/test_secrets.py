@@ -26,7 +26,6 @@ from altostratus.providers.object_store_credential import ObjectStoreCredentialP
 from altostratus.providers.webhook import WebhookProvider
 
 from .conftest import stack_config
-from .control import inject
 from .stack import STACK, Outputs
 
 ACCESS_KEY = "AKTESTSECRETKEY00001"
@@ -134,11 +133,11 @@ def test_logs_and_errors_show_no_key_or_secret(
     explicit = {"access_key_id": ACCESS_KEY, "secret_access_key_id": SECRET_KEY}
 
     # Through the provider process: faults on the way, then refusals and failures.
-    inject(emulator, method="POST", path_prefix="/v2/objectstore", status=503, after_apply=True)
+    emulator.add_fault(method="POST", path_prefix="/v2/objectstore", status=503, after_apply=True)
     engine.up(credential, "cred", explicit, None)
-    inject(emulator, method="POST", path_prefix="/v2/webhooks", drop_connection=True)
+    emulator.add_fault(method="POST", path_prefix="/v2/webhooks", drop_connection=True)
     engine.up(webhook, "hook", {"url": "https://h.example/", "secret": WEBHOOK_SECRET}, None)
-    inject(emulator, method="POST", path_prefix="/v2/webhooks", status=500, count=10)
+    emulator.add_fault(method="POST", path_prefix="/v2/webhooks", status=500, count=10)
     for provider, name, inputs in [
         (credential, "cred-again", explicit),
         (webhook, "hook-failing", {"url": "https://h.example/2", "secret": WEBHOOK_SECRET}),
@@ -149,9 +148,9 @@ def test_logs_and_errors_show_no_key_or_secret(
 
     # In this process: the client's retries and errors, with the right key and a wrong one.
     with Client(api_key=emulator.api_key, api_url=emulator.api_url) as api:
-        inject(emulator, method="GET", path_prefix="/v2/objectstore", status=503, count=2)
+        emulator.add_fault(method="GET", path_prefix="/v2/objectstore", status=503, count=2)
         assert [c.access_key_id for c in api.object_store_credentials.list()] == [ACCESS_KEY]
-        inject(emulator, method="POST", path_prefix="/v2/objectstore", status=503)
+        emulator.add_fault(method="POST", path_prefix="/v2/objectstore", status=503)
         for call in (
             lambda: api.object_store_credentials.create(
                 name="other", access_key_id=ACCESS_KEY, secret_access_key_id=SECRET_KEY

@@ -29,7 +29,6 @@ from altostratus.providers.object_store_credential import ObjectStoreCredentialP
 from altostratus.providers.reserved_ip import ReservedIpProvider
 from altostratus.providers.webhook import WebhookProvider
 
-from .control import inject, logged_requests
 from .stack import BACKEND
 
 
@@ -154,7 +153,7 @@ KINDS = [
 def creates_sent(emulator: Emulator, kind: Kind, since: int) -> int:
     return sum(
         1
-        for entry in logged_requests(emulator)[since:]
+        for entry in emulator.requests()[since:]
         if entry["method"] == "POST"
         and entry["path"].startswith(kind.path)
         and not entry["path"].endswith("/actions")
@@ -167,8 +166,8 @@ def test_a_create_answered_unreadably_leaves_one_adopted_resource(
     api: Client, engine: Engine, fresh_emulator: Emulator, kind: Kind, how: str
 ) -> None:
     inputs = kind.inputs(api)
-    since = len(logged_requests(fresh_emulator))
-    inject(fresh_emulator, method="POST", path_prefix=kind.path, mangle=how)
+    since = len(fresh_emulator.requests())
+    fresh_emulator.add_fault(method="POST", path_prefix=kind.path, mangle=how)
 
     first = engine.up(kind.provider, kind.name, inputs, None)
     second = engine.up(kind.provider, kind.name, inputs, first.state)

@@ -6,16 +6,19 @@
         client = SomeClient(api_key=emulator.api_key, api_url=emulator.api_url)
 
 Time-dependent behaviour (provisioning, removal, webhook retries) follows ``emulator.clock``,
-which runs ``time_scale`` emulated seconds per real second and can be advanced through
-``POST /_emulator/clock``. ``delete_seconds`` makes removal take that long: a deleted network,
-firewall, load balancer, reserved IP or object store stays in a deleting state, holding what it
-held, for that many emulated seconds (0, the default: gone at once). ``bytes_per_gb`` is a test
-knob: it sets how many bytes a gigabyte of an object store's ``max_size_gb`` holds, so small
-uploads can reach the limit. Webhook deliveries go only to loopback receivers unless
-``remote_deliveries`` is true: a local emulator makes no traffic beyond the machine by surprise.
-Fields an operation does not take are ignored, as the service does, and listed in the request log
-(``GET /_emulator/requests``); with ``strict`` they are refused with a 400 naming the field, so a
-test catches a wrong call.
+which runs ``time_scale`` emulated seconds per real second and is moved by ``advance_clock``.
+``delete_seconds`` makes removal take that long: a deleted network, firewall, load balancer,
+reserved IP or object store stays in a deleting state, holding what it held, for that many
+emulated seconds (0, the default: gone at once). ``bytes_per_gb`` is a test knob: it sets how
+many bytes a gigabyte of an object store's ``max_size_gb`` holds, so small uploads can reach the
+limit. Webhook deliveries go only to loopback receivers unless ``remote_deliveries`` is true: a
+local emulator makes no traffic beyond the machine by surprise. Fields an operation does not take
+are ignored, as the service does, and listed in the request log (``requests()``); with
+``strict`` they are refused with a 400 naming the field, so a test catches a wrong call.
+
+The test controls are methods of the emulator (``add_fault``, ``requests``, ``advance_clock``,
+``reset``, accounts and quota: the admin endpoints called from Python, see ``control``), and
+``EmulatorControls(api_url)`` has them for an emulator served by another process.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from types import TracebackType
 
 from altostratus.emulator.app import EmulatorApp
 from altostratus.emulator.clock import Clock
+from altostratus.emulator.control import ControlRefused, EmulatorControls
 from altostratus.emulator.persistence import StateFileError, StateFolder, snapshot
 from altostratus.emulator.persistence.codec import IncompatibleState
 from altostratus.emulator.persistence.files import DamagedStateFile
@@ -35,7 +39,7 @@ from altostratus.emulator.server import BackgroundServer
 from altostratus.emulator.state import Settings, State
 from altostratus.emulator.webhooks import WebhookDispatcher
 
-__all__ = ["Clock", "Emulator", "StateFileError"]
+__all__ = ["Clock", "ControlRefused", "Emulator", "EmulatorControls", "StateFileError"]
 
 
 def _one_line(error: BaseException) -> str:
@@ -43,7 +47,7 @@ def _one_line(error: BaseException) -> str:
     return lines[0][:200] if lines else ""
 
 
-class Emulator:
+class Emulator(EmulatorControls):
     def __init__(
         self,
         *,
@@ -95,7 +99,7 @@ class Emulator:
             except BaseException:
                 self.folder.close()
                 raise
-        self.api_url = ""
+        super().__init__("")  # the API's address, once started
         self.s3_url = ""
         self._servers: list[BackgroundServer] = []
 
@@ -169,7 +173,7 @@ class Emulator:
             self.folder.close()
 
     def reset(self) -> None:
-        """The same as ``POST /_emulator/reset``."""
+        """The same as ``POST /_emulator/reset``, made in this process (served or not)."""
         self.app.reset()
         if self.app.on_change is not None:
             self.app.on_change()

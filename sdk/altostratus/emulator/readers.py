@@ -211,6 +211,11 @@ class Body(Generic[F]):
         self.aliases = {g.alias: name for name, g in self.fields.items() if g.alias is not None}
         self.required = tuple(name for name, g in self.fields.items() if g.required)
         self._reading = sorted(self.fields, key=lambda name: not self.fields[name].required)
+        self._spellings = {name: g.spellings for name, g in self.fields.items() if g.spellings}
+        self._empty = [name for name, g in self.fields.items() if g.empty is not None]
+        self._nested = {
+            name: g.reader.nested for name, g in self.fields.items() if g.reader.nested is not None
+        }
 
     @property
     def names(self) -> frozenset[str]:
@@ -229,14 +234,13 @@ class Body(Generic[F]):
             form=form,
             accepts=self.names,
             aliases=self.aliases,
-            value_aliases={n: g.spellings for n, g in self.fields.items() if g.spellings},
-            empty_is_value=[n for n, g in self.fields.items() if g.empty is not None],
+            value_aliases=self._spellings,
+            empty_is_value=self._empty,
         )
-        for name, declared in self.fields.items():
-            inner = declared.reader.nested
-            items = params.structured(name) if inner is not None and name in params else None
+        for name, inner in self._nested.items():
+            items = params.structured(name) if name in params else None
             for index, item in enumerate(items if isinstance(items, list) else []):
-                if inner is not None and isinstance(item, dict):
+                if isinstance(item, dict):
                     ignored = inner.params(item).ignored
                     params.ignored.extend(f"{name}[{index}].{field}" for field in ignored)
         return params
