@@ -23,4 +23,5 @@ KNOWN: dict[str, list[str]] = {}
 def test_the_runner_and_the_engine_agree(fresh_emulator: Emulator, scenario: Scenario) -> None:
     runner = run(scenario, "runner", fresh_emulator)
     engine = run(scenario, "pulumi", fresh_emulator)
-    assert differences(runner, engine) == KNOWN.get(scenario.name, [])
+    found = differences(runner, engine)
+    assert found == KNOWN.get(scenario.name, []), "\n".join(found)

@@ -17,6 +17,8 @@ from altostratus.testing._steps import ResourceFailed
 PROVIDER_KEY = "__provider"
 NAME_PREFIX = "__name_prefix"
 READ_GIVEN = "__read"
+STEP_OPERATIONS = frozenset({"create", "update", "delete", "replace", "read", "import"})
+"""The operations of a step the engine starts (and reports) before the provider answers."""
 
 
 def resource_key(urn: str) -> str:
@@ -180,6 +182,12 @@ class Result:
         outputs: dict[str, OutputValue] | None = None,
     ) -> Result:
         result = cls(command, dict(outputs or {}))
+        # A step that started and failed is reported with its operation, as the engine's
+        # events report it (a ``ResourcePreEvent``, then a ``ResOpFailedEvent``).
+        operations = dict(operations)
+        for failed in failures:
+            if failed.op in STEP_OPERATIONS and failed.urn not in operations:
+                operations[failed.urn] = failed.op
         latest = {res.urn: res for res in before.resources if not res.delete}
         latest.update({res.urn: res for res in after.resources if not res.delete})
         keys = resource_keys(operations)
