@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -28,14 +27,9 @@ def make_stack(altostratus_stack: Callable[..., Stack]) -> Callable[..., Stack]:
 @pytest.fixture(
     params=[
         "runner",
-        pytest.param(
-            "pulumi",
-            marks=pytest.mark.skipif(
-                shutil.which("pulumi") is None, reason="the pulumi CLI is not on PATH"
-            ),
-        ),
+        pytest.param("pulumi", marks=pytest.mark.real_engine),
     ]
 )
 def engine(request: pytest.FixtureRequest) -> str:
-    """Each engine a test compares: the runner, and the real one where the CLI is installed."""
+    """Each engine a test compares: the runner, and the real one where it is built."""
     return str(request.param)
