@@ -15,6 +15,7 @@ import io
 import json
 from typing import Any
 
+from altostratus.emulator import peers
 from altostratus.emulator.errors import BadRequest, PayloadTooLarge, invalid
 
 MAX_BODY_BYTES = 1024 * 1024
@@ -28,6 +29,8 @@ NAME_FIELDS = frozenset({"name", "label", "description"})
 
 
 _CHUNK = 64 * 1024
+#: Set in the environ once the body is read whole (and buffered).
+BODY_READ = "altostratus.body_read"
 #: How much of a too-large body is read and dropped before the 413, so that a client still
 #: sending it reads the answer instead of a reset connection; past it the connection is cut.
 _DRAINED_BYTES = 8 * MAX_BODY_BYTES
@@ -81,10 +84,26 @@ def buffer_body(environ: dict[str, Any]) -> None:
     if length is not None and size < length:
         raise BadRequest("The body ended before its Content-Length", "parameter_body_invalid")
     data = b"".join(chunks)
+    environ[BODY_READ] = True
     environ["wsgi.input"] = io.BytesIO(data)
     environ["CONTENT_LENGTH"] = str(len(data))
     environ["wsgi.input_terminated"] = False
     environ.pop("HTTP_TRANSFER_ENCODING", None)
+
+
+def drain_unread(environ: dict[str, Any]) -> bool:
+    """Drop the body of a request answered without reading it (refused before its body was
+    needed), within what a refusal allows (``peers.drain``); False when it could not be read
+    whole, and the answer must close the connection."""
+    if environ.get(BODY_READ):
+        return True
+    if environ.get("wsgi.input_terminated"):
+        return False
+    try:
+        length = int(environ.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        return False
+    return length == 0 or peers.drain(environ, environ["wsgi.input"], length, MAX_BODY_BYTES)
 
 
 def _integer(text: str) -> int:
