@@ -19,7 +19,8 @@ from urllib.parse import urlsplit
 import pytest
 
 from altostratus.emulator import Emulator, peers
-from altostratus.emulator.faults import RequestLog
+from altostratus.emulator.clock import Clock
+from altostratus.emulator.faults import RateLimiter, RequestLog
 
 from .test_server import call
 
@@ -173,6 +174,14 @@ def test_the_request_log_holds_a_bounded_number_of_bytes() -> None:
     for number in range(1_000):
         small.add("GET", "/", {"n": str(number)})
     assert [e["query"]["n"] for e in small.entries()] == [str(n) for n in range(900, 1000)]
+
+
+def test_the_rate_limiter_keeps_buckets_for_a_bounded_number_of_keys() -> None:
+    limiter = RateLimiter(Clock(), 5.0)
+    for number in range(3 * RateLimiter.MAX_KEYS):
+        assert limiter.check(f"made-up-key-{number}") is None
+    assert len(limiter) <= RateLimiter.MAX_KEYS
+    assert limiter.check("made-up-key-0") is None  # a key dropped starts afresh
 
 
 def _rss_mib(pid: int) -> float:

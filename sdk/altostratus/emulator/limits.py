@@ -6,7 +6,8 @@ shorter than announced) is a 400. A JSON body is refused (400) when it nests dee
 ``MAX_DEPTH``, holds an array or object of more than ``MAX_ITEMS`` entries, an integer of more
 than ``MAX_INTEGER_DIGITS`` digits, a string longer than ``MAX_TEXT`` characters, or NaN and the
 infinities (which JSON does not have). Text parameters are refused when they hold control
-characters, and names and labels past ``MAX_NAME`` characters (see ``Params.text``).
+characters or lone surrogates, and names and labels past ``MAX_NAME`` characters (see
+``Params.text``).
 """
 
 from __future__ import annotations
@@ -158,6 +159,8 @@ def check_text(name: str, value: str) -> None:
     """400 when a text parameter holds control characters, or a name is too long."""
     if any(ch < " " or "\x7f" <= ch <= "\x9f" or ch in "\u2028\u2029" for ch in value):
         raise invalid(name, f"The parameter {name} must not hold control characters")
+    if any("\ud800" <= ch <= "\udfff" for ch in value):  # no UTF-8 can carry one
+        raise invalid(name, f"The parameter {name} must not hold lone surrogates")
     limit = MAX_NAME if name in NAME_FIELDS else MAX_TEXT
     if len(value) > limit:
         raise invalid(name, f"The parameter {name} must be at most {limit} characters")

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urlsplit
 
 from altostratus.emulator.call import SUCCESS, Call, RouteTable
 from altostratus.emulator.errors import invalid
 from altostratus.emulator.state import target_of
 from altostratus.emulator.state.webhooks import EVENT_NAMES, Webhook
+from altostratus.emulator.webhooks.sending import url_problem
 
 ROUTES = RouteTable(regional=False)
 
@@ -23,9 +23,10 @@ def _webhook(call: Call, webhook_id: str) -> Webhook:
 
 
 def _url(url: str) -> str:
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise invalid("url", "The parameter url must be an http or https URL")
+    """A URL a delivery can be sent to (``url_problem``), or a 400 saying why not."""
+    problem = url_problem(url)
+    if problem is not None:
+        raise invalid("url", f"The parameter url cannot be used: {problem}")
     return url
 
 
