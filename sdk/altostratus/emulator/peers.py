@@ -14,10 +14,12 @@ their headers a byte at a time, or trickle a body would hold every worker. So:
 - an answer carrying ``Connection: close`` closes the connection without reading the rest of
   the body (cheroot would otherwise read it all first);
 - the pool of workers starts at ``MIN_THREADS`` and grows, one thread whenever every worker is
-  busy, up to ``MAX_THREADS``; past that, requests wait in a queue of ``QUEUE_SIZE``.
+  busy, up to ``MAX_THREADS``; past that, requests wait their turn in a queue (unbounded, so
+  the selector never blocks on it).
 
-The seams used here (the pool's thread list and queue, the connection manager's selector) are
-cheroot's own; its versions are pinned by the project's dependencies.
+The seams used here (the pool's thread list and queue, the connection manager's selector, the
+reader's socket) are cheroot's internals, not its public interface; the server's tests
+(``test_hostile_peers``) exercise each of them.
 """
 
 from __future__ import annotations
@@ -36,8 +38,6 @@ from cheroot.workers import threadpool
 #: Worker threads of each port: the pool starts with the first figure and grows to the second.
 MIN_THREADS = 8
 MAX_THREADS = 128
-#: Requests waiting for a worker once all ``MAX_THREADS`` are busy.
-QUEUE_SIZE = 256
 #: Seconds an idle keep-alive connection, or one that never sends a byte, is kept open.
 IDLE_TIMEOUT = 30
 #: Seconds from a request's first byte to the end of its headers.

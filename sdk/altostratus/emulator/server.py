@@ -159,10 +159,7 @@ class BackgroundServer:
             shutdown_timeout=5,
         )
         self._server.requests = peers.Pool(
-            self._server,
-            min=peers.MIN_THREADS,
-            max=peers.MAX_THREADS,
-            accepted_queue_size=peers.QUEUE_SIZE,
+            self._server, min=peers.MIN_THREADS, max=peers.MAX_THREADS
         )
         self._server.gateway = _Gateway
         self._server.keep_alive_conn_limit = KEEP_ALIVE_CONNECTIONS
