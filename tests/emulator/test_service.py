@@ -63,8 +63,8 @@ def _networks(emulator: Emulator) -> list[str]:
 @pytest.mark.parametrize(
     ("host", "path", "port"),
     [
-        ("127.0.0.1", "/_emulator/reset", "api"),
-        ("localhost", "/_emulator/reset", "api"),
+        ("127.0.0.1", "/v2/vpc/networks", "api"),  # (admin paths are refused at create)
+        ("localhost", "/v2/vpc/networks", "api"),
         ("127.0.0.1", "/", "s3"),
     ],
 )

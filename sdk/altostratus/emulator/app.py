@@ -80,14 +80,9 @@ class EmulatorApp:
         self.served_hosts: frozenset[str] | None = None
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
-        try:
-            limits.buffer_body(environ)
-        except EmulatorError as error:
-            refused: Iterable[bytes] = error_response(error)(environ, start_response)
-            return refused
         request = Request(environ)
         if request.path == "/_emulator" or request.path.startswith("/_emulator/"):
-            response = admin.dispatch(self, request)
+            response = self._buffered(environ) or admin.dispatch(self, request)
             changed = response.status_code < 400
         elif request.path == "/openapi.json" and request.method in ("GET", "HEAD"):
             response = json_response(openapi.document())
@@ -95,6 +90,10 @@ class EmulatorApp:
         else:
             response = self.serve(request)
             changed = bool(environ.get(_HANDLED))
+        # A body not read (a request refused before it was needed: no key, say) is not waited
+        # for past what a refusal allows; the connection is closed instead.
+        if not limits.drain_unread(environ):
+            response.headers["Connection"] = "close"
         # A request refused before any handler ran (no key, a bad body, the rate limit, an
         # injected fault) changed nothing: it costs the state folder nothing either.
         if self.on_change is not None and changed and request.method not in SAFE_METHODS:
@@ -107,6 +106,15 @@ class EmulatorApp:
                 )
         result: Iterable[bytes] = response(environ, start_response)
         return result
+
+    @staticmethod
+    def _buffered(environ: dict[str, Any]) -> Response | None:
+        """Read the body whole within its bound; the refusal when it cannot be."""
+        try:
+            limits.buffer_body(environ)
+        except EmulatorError as error:
+            return error_response(error)
+        return None
 
     def reset(self) -> None:
         """Every account but the default one, resource, fault, log entry, S3 object and delivery
@@ -156,10 +164,13 @@ class EmulatorApp:
             if retry_after is not None:
                 raise RateLimited("Too many requests; slow down", retry_after)
             account = self._authenticate(key)
+            refused = self._buffered(request.environ)  # the body is read once the key is known
+            if refused is not None:
+                return refused
             route, args = self.router.match(request)
             params = read_params(request, route.accepts)
             ignored = {"body": params.ignored, "query": ignored_query(request, route.query_names)}
-            entry["ignored"] = ignored
+            self.log.note_ignored(entry, ignored)
             if self.strict:
                 refuse_unknown(request, ignored)
             region = resolve_region(request, params)

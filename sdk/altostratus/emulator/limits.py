@@ -6,7 +6,8 @@ shorter than announced) is a 400. A JSON body is refused (400) when it nests dee
 ``MAX_DEPTH``, holds an array or object of more than ``MAX_ITEMS`` entries, an integer of more
 than ``MAX_INTEGER_DIGITS`` digits, a string longer than ``MAX_TEXT`` characters, or NaN and the
 infinities (which JSON does not have). Text parameters are refused when they hold control
-characters, and names and labels past ``MAX_NAME`` characters (see ``Params.text``).
+characters or lone surrogates, and names and labels past ``MAX_NAME`` characters (see
+``Params.text``).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import io
 import json
 from typing import Any
 
+from altostratus.emulator import peers
 from altostratus.emulator.errors import BadRequest, PayloadTooLarge, invalid
 
 MAX_BODY_BYTES = 1024 * 1024
@@ -28,6 +30,8 @@ NAME_FIELDS = frozenset({"name", "label", "description"})
 
 
 _CHUNK = 64 * 1024
+#: Set in the environ once the body is read whole (and buffered).
+BODY_READ = "altostratus.body_read"
 #: How much of a too-large body is read and dropped before the 413, so that a client still
 #: sending it reads the answer instead of a reset connection; past it the connection is cut.
 _DRAINED_BYTES = 8 * MAX_BODY_BYTES
@@ -81,10 +85,26 @@ def buffer_body(environ: dict[str, Any]) -> None:
     if length is not None and size < length:
         raise BadRequest("The body ended before its Content-Length", "parameter_body_invalid")
     data = b"".join(chunks)
+    environ[BODY_READ] = True
     environ["wsgi.input"] = io.BytesIO(data)
     environ["CONTENT_LENGTH"] = str(len(data))
     environ["wsgi.input_terminated"] = False
     environ.pop("HTTP_TRANSFER_ENCODING", None)
+
+
+def drain_unread(environ: dict[str, Any]) -> bool:
+    """Drop the body of a request answered without reading it (refused before its body was
+    needed), within what a refusal allows (``peers.drain``); False when it could not be read
+    whole, and the answer must close the connection."""
+    if environ.get(BODY_READ):
+        return True
+    if environ.get("wsgi.input_terminated"):
+        return False
+    try:
+        length = int(environ.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        return False
+    return length == 0 or peers.drain(environ, environ["wsgi.input"], length, MAX_BODY_BYTES)
 
 
 def _integer(text: str) -> int:
@@ -139,6 +159,8 @@ def check_text(name: str, value: str) -> None:
     """400 when a text parameter holds control characters, or a name is too long."""
     if any(ch < " " or "\x7f" <= ch <= "\x9f" or ch in "\u2028\u2029" for ch in value):
         raise invalid(name, f"The parameter {name} must not hold control characters")
+    if any("\ud800" <= ch <= "\udfff" for ch in value):  # no UTF-8 can carry one
+        raise invalid(name, f"The parameter {name} must not hold lone surrogates")
     limit = MAX_NAME if name in NAME_FIELDS else MAX_TEXT
     if len(value) > limit:
         raise invalid(name, f"The parameter {name} must be at most {limit} characters")

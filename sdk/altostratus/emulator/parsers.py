@@ -10,12 +10,12 @@ from __future__ import annotations
 import ipaddress
 from ipaddress import IPv4Address, IPv4Network
 from typing import Any, TypedDict
-from urllib.parse import urlsplit
 
 from altostratus.emulator.errors import invalid
 from altostratus.emulator.openapi_schemas import BACKEND_FIELDS
 from altostratus.emulator.params import parse_integer, port_number
 from altostratus.emulator.vocabulary import BACKEND_PROTOCOLS, EVENT_NAMES
+from altostratus.emulator.webhooks.sending import url_problem
 
 PRIVATE_RANGES = tuple(IPv4Network(n) for n in ("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16"))
 
@@ -28,13 +28,11 @@ def parse_ipv4(name: str, text: str) -> str:
 
 
 def parse_http_url(name: str, text: str) -> str:
-    try:
-        parts = urlsplit(text)
-        host = parts.hostname
-    except ValueError:  # an IPv6 host without its closing bracket, a port out of range
-        host = None
-    if host is None or parts.scheme not in ("http", "https"):
-        raise invalid(name, f"The parameter {name} must be an http or https URL")
+    """A URL a delivery can be sent to (``url_problem``: http or https, a host, a port, no
+    path under the admin prefix), or a 400 saying why not."""
+    problem = url_problem(text)
+    if problem is not None:
+        raise invalid(name, f"The parameter {name} cannot be used: {problem}")
     return text
 
 

@@ -11,7 +11,10 @@ request is refused (403) when
   and on every POST);
 - it would change something (any method but GET and HEAD) without ``Content-Type:
   application/json`` (415): a page cannot send that across sites without a CORS preflight, which
-  the emulator never grants.
+  the emulator never grants;
+- it is a webhook delivery, this emulator's or another's (it carries ``X-Service-Event``, or the
+  deliveries' ``User-Agent``): a webhook pointed at a neighbouring emulator's admin endpoints
+  cannot drive them.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from urllib.parse import urlsplit
 from werkzeug.wrappers import Request
 
 from altostratus.emulator.errors import Forbidden, UnsupportedMediaType
+from altostratus.emulator.webhooks.sending import DELIVERY_AGENT
 
 _LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
 
@@ -36,8 +40,13 @@ def served_hosts(host: str, port: int) -> frozenset[str]:
 
 
 def check(request: Request, hosts: Iterable[str] | None) -> None:
-    """Refuse an admin request that may come from another site (see the module's rules).
-    ``hosts`` None (an application not served by ``Emulator``) skips the ``Host`` rule."""
+    """Refuse an admin request that may come from another site or is a webhook delivery (see
+    the module's rules). ``hosts`` None (an application not served by ``Emulator``) skips the
+    ``Host`` rule."""
+    if "X-Service-Event" in request.headers or request.user_agent.string.startswith(DELIVERY_AGENT):
+        raise Forbidden(
+            "The admin endpoints do not answer webhook deliveries", "admin_webhook_delivery"
+        )
     allowed = None if hosts is None else frozenset(hosts)
     host = request.headers.get("Host", "").strip().lower()
     if allowed is not None and host not in allowed:

@@ -2,9 +2,10 @@
 
 Cheroot (CherryPy's server) is pure Python, keeps HTTP/1.1 connections alive, parks idle
 keep-alive connections in a selector rather than in a thread, and runs requests on a bounded
-pool of worker threads. It was chosen over waitress because waitress drops every request header
-whose name holds an underscore, and S3 metadata names may hold them (and are signed); and
-because its ``stop()`` ends a server from any thread at once.
+pool of worker threads; ``peers`` keeps slow and silent peers from holding those threads. It
+was chosen over waitress because waitress drops every request header whose name holds an
+underscore, and S3 metadata names may hold them (and are signed); and because its ``stop()``
+ends a server from any thread at once.
 
 Underscored header names are kept only for S3 metadata (``x-amz-meta-*``, as moto's own server
 does) and never stand in for a dashed header of the same WSGI name: elsewhere ``X_Foo`` and
@@ -25,6 +26,8 @@ from typing import Any
 from cheroot import server as cheroot_server
 from cheroot import wsgi
 
+from altostratus.emulator import peers
+
 logger = logging.getLogger("altostratus.emulator.http")
 
 #: The environ key holding the connection's socket, for the drop-connection fault.
@@ -32,18 +35,11 @@ CONNECTION_SOCKET = "altostratus.socket"
 #: moto's environ key for header names whose underscores it must keep.
 PRESERVED_HEADER_NAMES = "moto.preserved_header_names"
 
-#: Worker threads: the pool starts with the first figure and never grows past the second.
-MIN_THREADS = 8
-MAX_THREADS = 32
 #: Idle keep-alive connections kept open at once; more are closed after their answer.
 KEEP_ALIVE_CONNECTIONS = 128
-#: Seconds an idle keep-alive connection is kept open.
-IDLE_TIMEOUT = 30
 #: The largest request body either port accepts (S3 allows 5 GiB in one PUT; the API far less,
 #: which the application checks itself and answers in its own error format).
 MAX_BODY_BYTES = 5 * 1024**3
-#: The largest request line plus headers.
-MAX_HEADER_BYTES = 64 * 1024
 
 
 def _is_s3_metadata(name: bytes) -> bool:
@@ -62,11 +58,11 @@ class _HeaderReader(cheroot_server.HeaderReader):
         return b"_" not in key_name or _is_s3_metadata(key_name)
 
 
-class _Request(cheroot_server.HTTPRequest):
+class _Request(peers.Request):
     header_reader = _HeaderReader()
 
 
-class _Connection(cheroot_server.HTTPConnection):
+class _Connection(peers.Connection):
     RequestHandlerClass = _Request
 
 
@@ -84,6 +80,16 @@ class _Gateway(wsgi.Gateway_10):
         for start in range(0, max(len(chunk), 1), WRITE_SLICE):
             super().write(chunk[start : start + WRITE_SLICE])
 
+    def start_response(self, status: str, headers: Any, exc_info: Any = None) -> Any:
+        """An answer saying ``Connection: close`` closes the connection unread (see ``peers``)."""
+        write = super().start_response(status, headers, exc_info)
+        if any(
+            name.lower() == "connection" and value.strip().lower() == "close"
+            for name, value in headers
+        ):
+            self.req.close_connection = True
+        return write
+
     def get_environ(self) -> dict[str, Any]:  # type: ignore[override]
         environ: dict[str, Any] = super().get_environ()  # type: ignore[no-untyped-call]
         headers: dict[bytes, bytes] = self.req.inheaders
@@ -99,11 +105,15 @@ class _Gateway(wsgi.Gateway_10):
                 preserved[key] = name.decode("latin-1").lower()
         environ[PRESERVED_HEADER_NAMES] = preserved
         environ[CONNECTION_SOCKET] = self.req.conn.socket
+        environ[peers.LIMIT_BODY] = self.req.conn.limit_body
         return environ
 
 
 class _Server(wsgi.Server):
     ConnectionClass = _Connection
+
+    def process_conn(self, conn: _Connection) -> None:
+        peers.gate(self, conn, super().process_conn)
 
 
 class ListenError(OSError):
@@ -143,17 +153,18 @@ class BackgroundServer:
         self._server = _Server(
             (host, port),
             _logged(app),
-            numthreads=MIN_THREADS,
-            max=MAX_THREADS,
             server_name=host,
             request_queue_size=64,
-            timeout=IDLE_TIMEOUT,
+            timeout=peers.IDLE_TIMEOUT,
             shutdown_timeout=5,
+        )
+        self._server.requests = peers.Pool(
+            self._server, min=peers.MIN_THREADS, max=peers.MAX_THREADS
         )
         self._server.gateway = _Gateway
         self._server.keep_alive_conn_limit = KEEP_ALIVE_CONNECTIONS
         self._server.max_request_body_size = MAX_BODY_BYTES
-        self._server.max_request_header_size = MAX_HEADER_BYTES
+        self._server.max_request_header_size = peers.MAX_HEADER_BYTES
         try:
             self._server.prepare()
         except OSError as error:

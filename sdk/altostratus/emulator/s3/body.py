@@ -9,6 +9,7 @@ import hmac
 import re
 from typing import Any
 
+from altostratus.emulator import peers
 from altostratus.emulator.s3 import chunked, sigv4
 from altostratus.emulator.s3.errors import S3Error
 
@@ -32,8 +33,7 @@ def read_body(environ: dict[str, Any]) -> bytes:
         return _read_all(environ)
     except S3Error:
         raise
-    except Exception:  # the peer's bytes
-        environ["altostratus.body_read"] = True
+    except Exception:  # the peer's bytes, or its slowness: the connection is closed after
         raise S3Error(
             400, "IncompleteBody", "The request body could not be read (malformed chunks?)."
         ) from None
@@ -59,23 +59,21 @@ def _read_all(environ: dict[str, Any]) -> bytes:
     return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
 
-def drain(environ: dict[str, Any]) -> None:
-    """Read an unread body so the connection stays usable for the next request."""
-    if environ.get("altostratus.body_read") or environ.get("wsgi.input_terminated"):
-        return
+def drain(environ: dict[str, Any]) -> bool:
+    """Read a refused request's unread body, so the connection can serve the next request;
+    False when it could not be read whole in the time a refusal allows (``peers.drain``): the
+    answer then closes the connection."""
+    if environ.get("altostratus.body_read"):
+        return True
+    if environ.get("wsgi.input_terminated"):
+        return False  # chunked: its length is unknown
     try:
-        remaining = _content_length(environ) or 0
+        length = _content_length(environ) or 0
     except S3Error:
-        return
-    if remaining > _DRAIN_LIMIT:
-        return
-    stream = environ["wsgi.input"]
-    while remaining > 0:
-        chunk = stream.read(min(remaining, _CHUNK))
-        if not chunk:
-            return
-        remaining -= len(chunk)
-    environ["altostratus.body_read"] = True
+        return False
+    drained = peers.drain(environ, environ["wsgi.input"], length, _DRAIN_LIMIT)
+    environ["altostratus.body_read"] = drained
+    return drained
 
 
 def stored_length(environ: dict[str, Any], body: bytes) -> int:

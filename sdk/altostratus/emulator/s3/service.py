@@ -92,16 +92,12 @@ class S3Service:
         try:
             return self._handle(environ, start_response)
         except S3Error as error:
-            body.drain(environ)
+            headers = [("Content-Type", "application/xml"), ("x-amz-request-id", request_id)]
+            if not body.drain(environ):  # what is left of the body is not waited for
+                headers.append(("Connection", "close"))
             document = error.to_xml(_resource(environ), request_id)
-            start_response(
-                f"{error.status} {_REASONS.get(error.status, 'Error')}",
-                [
-                    ("Content-Type", "application/xml"),
-                    ("Content-Length", str(len(document))),
-                    ("x-amz-request-id", request_id),
-                ],
-            )
+            headers.append(("Content-Length", str(len(document))))
+            start_response(f"{error.status} {_REASONS.get(error.status, 'Error')}", headers)
             return [] if environ["REQUEST_METHOD"] == "HEAD" else [document]
 
     def _handle(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:

@@ -20,7 +20,7 @@ from typing import Any
 from altostratus._version import __version__
 from altostratus.emulator.clock import Clock
 from altostratus.emulator.webhooks.events import EVENT_NAMES
-from altostratus.emulator.webhooks.sending import Outcome, post
+from altostratus.emulator.webhooks.sending import DELIVERY_AGENT, Outcome, post
 from altostratus.emulator.webhooks.targets import DeliveryTarget, WebhookDirectory
 
 logger = logging.getLogger("altostratus.emulator.webhooks")
@@ -30,7 +30,7 @@ RETRY_DELAYS = (5 * 60.0, 30 * 60.0, 3600.0, 2 * 3600.0, 6 * 3600.0)
 ATTEMPTS = len(RETRY_DELAYS) + 1
 KEPT_RECORDS = 10_000
 """Delivery records kept for ``GET /_emulator/deliveries``: the latest, so memory stays bounded."""
-USER_AGENT = f"altostratus-emulator/{__version__}"
+USER_AGENT = f"{DELIVERY_AGENT}{__version__}"
 
 
 @dataclass(frozen=True)
@@ -198,24 +198,11 @@ class WebhookDispatcher:
 
     def _send(self, attempt: _Attempt, target: DeliveryTarget) -> None:
         sent_at = self._clock.now().isoformat()
-        headers = {
-            "Content-Type": "application/json",
-            "User-Agent": USER_AGENT,
-            "X-Service-Event": attempt.event_id,
-            "X-Service-Signature": hmac.new(
-                target.secret.encode(), attempt.body, hashlib.sha1
-            ).hexdigest(),
-        }
-        real_timeout = self._clock.real_seconds(self._timeout)
-        outcome = post(
-            target.url,
-            attempt.body,
-            headers,
-            real_timeout,
-            self._timeout,
-            remote=self._remote,
-            refused_ports=self._refused_ports,
-        )
+        try:
+            outcome = self._post(attempt, target)
+        except Exception as error:  # whatever went wrong, the attempt is recorded and retried
+            logger.exception("a webhook delivery attempt failed")
+            outcome = Outcome(None, f"the delivery could not be sent ({type(error).__name__})")
         with self._cond:
             if attempt.generation != self._generation:
                 return
@@ -230,6 +217,24 @@ class WebhookDispatcher:
                 if attempt.generation == self._generation:
                     due = self._clock.monotonic() + RETRY_DELAYS[attempt.number - 1]
                     self._push(due, replace(attempt, number=attempt.number + 1))
+
+    def _post(self, attempt: _Attempt, target: DeliveryTarget) -> Outcome:
+        secret = target.secret.encode("utf-8", "surrogatepass")
+        headers = {
+            "Content-Type": "application/json",
+            "User-Agent": USER_AGENT,
+            "X-Service-Event": attempt.event_id,
+            "X-Service-Signature": hmac.new(secret, attempt.body, hashlib.sha1).hexdigest(),
+        }
+        return post(
+            target.url,
+            attempt.body,
+            headers,
+            self._clock.real_seconds(self._timeout),
+            self._timeout,
+            remote=self._remote,
+            refused_ports=self._refused_ports,
+        )
 
     @staticmethod
     def _record(attempt: _Attempt, outcome: Outcome, sent_at: str) -> dict[str, object]:

@@ -1,16 +1,32 @@
-"""One delivery attempt over HTTP(S): POST the body, judge the answer."""
+"""One delivery attempt over HTTP(S): POST the body, judge the answer.
+
+Every attempt ends in an ``Outcome``, whatever the URL or the receiver does: a URL that cannot
+be sent to is a failed attempt saying why, never an exception that would leave no record. What
+makes a URL unusable is said once, in ``url_problem``, which the webhook routes also use to refuse
+such a URL at create and update. No delivery reaches an emulator's admin endpoints: a URL whose
+path is under ``/_emulator`` is refused (any emulator's, on any port), and every delivery carries
+``X-Service-Event``, which the admin endpoints refuse.
+"""
 
 from __future__ import annotations
 
 import http.client
 import ipaddress
+import posixpath
 import socket
 import ssl
 import time
 from dataclasses import dataclass
-from urllib.parse import urlsplit
+from urllib.parse import quote, unquote, urlsplit
 
 _MAX_ANSWER_BYTES = 64 * 1024
+#: The path of every emulator's admin endpoints.
+ADMIN_PREFIX = "/_emulator"
+#: How deliveries name themselves: the start of their ``User-Agent``.
+DELIVERY_AGENT = "altostratus-emulator/"
+#: The characters of a request target sent as they are; the rest (non-ASCII text, spaces) is
+#: percent-encoded, as browsers and HTTP clients do.
+_TARGET_SAFE = "!#$%&'()*+,/:;=?@[]~"
 
 
 @dataclass(frozen=True)
@@ -56,6 +72,36 @@ def is_this_machine(address: str) -> bool:
     return True
 
 
+def is_admin_path(path: str) -> bool:
+    """Whether ``path`` reaches an emulator's admin endpoints, however it is spelled (escaped,
+    doubled slashes, dot segments, upper case)."""
+    normal = posixpath.normpath("/" + unquote(path)).lstrip("/")
+    return normal.split("/", 1)[0].lower() == ADMIN_PREFIX.strip("/")
+
+
+def url_problem(url: str) -> str | None:
+    """Why no delivery can be sent to ``url``; None when one can be tried."""
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 (raises for a port that is not a number up to 65535)
+    except ValueError as error:
+        return f"the URL cannot be read ({error})"
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return "the URL must be an http or https URL with a host"
+    if any(ch.isspace() or ch < " " or "\ud800" <= ch <= "\udfff" for ch in url):
+        return "the URL holds spaces, control characters or lone surrogates"
+    try:
+        parts.hostname.encode("idna")
+    except UnicodeError:
+        return f"the URL's host {parts.hostname!r} is not a valid name"
+    if is_admin_path(parts.path):
+        return (
+            f"the URL names an emulator's admin endpoints ({ADMIN_PREFIX}), "
+            "which no delivery reaches"
+        )
+    return None
+
+
 def _connect(
     host: str, port: int, timeout: float, refused_ports: frozenset[int]
 ) -> socket.socket | str:
@@ -86,21 +132,19 @@ def post(
     this machine on one of ``refused_ports`` is closed before a byte is sent, so a webhook can
     never call the emulator's own API (its admin endpoints included) or S3.
     """
+    problem = url_problem(url)
+    if problem is not None:
+        return Outcome(None, problem)
     parts = urlsplit(url)
-    host = parts.hostname or ""
+    host = (parts.hostname or "").encode("idna").decode("ascii")
     if not remote and not is_loopback(host):
         return Outcome(
             None,
             f"{host or 'the host'} is not a loopback address; the emulator delivers elsewhere "
             "only when started with --remote-deliveries",
         )
-    target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-    if parts.scheme not in ("http", "https"):
-        return Outcome(None, f"the URL scheme {parts.scheme!r} is not http or https")
-    try:
-        port = parts.port or (443 if parts.scheme == "https" else 80)
-    except ValueError:
-        return Outcome(None, "the URL's port is not a number from 0 to 65535")
+    target = quote((parts.path or "/") + (f"?{parts.query}" if parts.query else ""), _TARGET_SAFE)
+    port = parts.port or (443 if parts.scheme == "https" else 80)
     connection = http.client.HTTPConnection(host, port, timeout=timeout)
     started = time.monotonic()
     try:
@@ -125,6 +169,8 @@ def post(
         return Outcome(None, f"TLS handshake failed: {error.reason or error}")
     except (OSError, http.client.HTTPException) as error:
         return Outcome(None, f"connection failed: {error or type(error).__name__}")
+    except Exception as error:  # anything else a URL or a receiver can cause: still an outcome
+        return Outcome(None, f"the delivery could not be sent ({type(error).__name__}: {error})")
     finally:
         connection.close()
     if time.monotonic() - started > timeout:
