@@ -104,23 +104,66 @@ def seed_terraform(api: Client) -> dict[str, str]:
         ("ssh", 22, ["203.0.113.0/24", "198.51.100.7/32"], "ssh-office", "allow"),
         ("mysql", 3306, ["0.0.0.0/0"], "no-mysql", "deny"),
     ):
-        _rule(api, f"fw_web.{key}", web, values, protocol="tcp", start_port=port, cidr=cidr,
-              label=label, action=action)  # fmt: skip
-    _rule(api, "fw_web.all_out", web, values, protocol="tcp", start_port=1, end_port=65535,
-          direction="egress", label="all-out")  # fmt: skip
+        _rule(
+            api,
+            f"fw_web.{key}",
+            web,
+            values,
+            protocol="tcp",
+            start_port=port,
+            cidr=cidr,
+            label=label,
+            action=action,
+        )
+    _rule(
+        api,
+        "fw_web.all_out",
+        web,
+        values,
+        protocol="tcp",
+        start_port=1,
+        end_port=65535,
+        direction="egress",
+        label="all-out",
+    )
     db = api.firewalls.create(name="shop-db", network_id=main).id
     values["fw_db.id"] = db
     _rules(api, "fw_db", db, "LON1", values)
-    _rule(api, "fw_db.postgres", db, values, protocol="tcp", start_port=5432,
-          cidr=["10.40.0.0/24"], label="postgres")  # fmt: skip
+    _rule(
+        api,
+        "fw_db.postgres",
+        db,
+        values,
+        protocol="tcp",
+        start_port=5432,
+        cidr=["10.40.0.0/24"],
+        label="postgres",
+    )
     fw_cache = api.firewalls.create(
         name="shop-cache", network_id=cache, create_default_rules=False, region="FRA1"
     ).id
     values["fw_cache.id"] = fw_cache
-    _rule(api, "fw_cache.redis", fw_cache, values, protocol="tcp", start_port=6379,
-          cidr=["10.41.0.0/24"], label="redis", region="FRA1")  # fmt: skip
-    _rule(api, "fw_cache.ping", fw_cache, values, protocol="icmp", cidr=["10.0.0.0/8"],
-          label="ping", region="FRA1")  # fmt: skip
+    _rule(
+        api,
+        "fw_cache.redis",
+        fw_cache,
+        values,
+        protocol="tcp",
+        start_port=6379,
+        cidr=["10.41.0.0/24"],
+        label="redis",
+        region="FRA1",
+    )
+    _rule(
+        api,
+        "fw_cache.ping",
+        fw_cache,
+        values,
+        protocol="icmp",
+        cidr=["10.0.0.0/8"],
+        label="ping",
+        region="FRA1",
+    )
     _reserved_ip(api, "ip_www", "shop-www", values)
     _reserved_ip(api, "ip_edge_0", "shop-edge-0", values)
     _reserved_ip(api, "ip_edge_1", "shop-edge-1", values)
@@ -156,12 +199,30 @@ def seed_pulumi(api: Client) -> dict[str, str]:
     ).id
     values["fw_payments.id"] = fw
     _rule(api, "fw_payments.https", fw, values, protocol="tcp", start_port=443, label="https")
-    _rule(api, "fw_payments.metrics", fw, values, protocol="tcp", start_port=9100,
-          end_port=9102, cidr=["10.50.0.0/24"], label="metrics")  # fmt: skip
-    _rule(api, "fw_payments.app", fw, values, protocol="tcp", start_port=8080,
-          cidr=["10.50.0.0/24"])  # fmt: skip
-    _rule(api, "fw_payments.dns", fw, values, protocol="udp", start_port=53,
-          direction="egress", label="dns")  # fmt: skip
+    _rule(
+        api,
+        "fw_payments.metrics",
+        fw,
+        values,
+        protocol="tcp",
+        start_port=9100,
+        end_port=9102,
+        cidr=["10.50.0.0/24"],
+        label="metrics",
+    )
+    _rule(
+        api, "fw_payments.app", fw, values, protocol="tcp", start_port=8080, cidr=["10.50.0.0/24"]
+    )
+    _rule(
+        api,
+        "fw_payments.dns",
+        fw,
+        values,
+        protocol="udp",
+        start_port=53,
+        direction="egress",
+        label="dns",
+    )
     dr_fw = api.firewalls.create(name="payments-dr-fw-4e1c2a7", network_id=dr, region="NYC1").id
     values["fw_dr.id"] = dr_fw
     _rules(api, "fw_dr", dr_fw, "NYC1", values)
