@@ -283,7 +283,7 @@ def test_the_bridged_stack_is_read_under_the_terraform_providers_names() -> None
         "of the service's provider." in report
     )
     assert (
-        "pulumi state delete "
+        "pulumi state delete --stack 'prod' "
         "'urn:pulumi:prod::payments::civo:index/objectStore:ObjectStore::payments-backups'\n"
         in report
     )

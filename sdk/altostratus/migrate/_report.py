@@ -46,7 +46,8 @@ def _forget_commands(migration: Migration) -> list[str]:
             *(f"  {a} \\" for a in addresses[:-1]),
             f"  {addresses[-1]}",
         ]
-    return [f"pulumi state delete {address}" for address in addresses]
+    stack = migration.carried[0].address.split("::")[0].removeprefix("urn:pulumi:")
+    return [f"pulumi state delete --stack {_quoted(stack)} {address}" for address in addresses]
 
 
 def report_text(migration: Migration, program_name: str) -> str:
