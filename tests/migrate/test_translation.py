@@ -507,3 +507,75 @@ def test_a_source_of_neither_tool_is_refused_saying_why(text: str, reason: str) 
     with pytest.raises(SourceError) as refused:
         read_source(text)
     assert reason in str(refused.value) and "\n" not in str(refused.value)
+
+
+def test_a_standalone_rule_of_older_providers_is_adopted_under_its_firewall() -> None:
+    migration = migrate(
+        read_source(
+            terraform_state(
+                {
+                    "address": "civo_firewall.fw",
+                    "id": "f-1",
+                    "name": "fw",
+                    "network_id": "n-1",
+                    "create_default_rules": False,
+                    "region": "PHX1",
+                },
+                {
+                    "address": "civo_firewall_rule.https",
+                    "id": "r-1",
+                    "firewall_id": "f-1",
+                    "protocol": "tcp",
+                    "start_port": "443",
+                    "end_port": "443",
+                    "cidr": ["0.0.0.0/0"],
+                    "direction": "ingress",
+                    "label": "",
+                    "action": "allow",
+                    "region": "PHX1",
+                },
+            )
+        )
+    )
+    assert inputs(migration, "https") == {
+        "firewall_id": "fw.id",
+        "protocol": "tcp",
+        "start_port": "443",
+        "end_port": "443",
+        "cidr": ["0.0.0.0/0"],
+        "direction": "ingress",
+        "action": "allow",
+        "region": "PHX1",
+    }
+
+
+def test_module_and_instance_keys_make_the_resource_name() -> None:
+    entry = {
+        "address": 'module.edge["eu-west"].module.ips.civo_reserved_ip.this[0]',
+        "mode": "managed",
+        "type": "civo_reserved_ip",
+        "name": "this",
+        "index": 0,
+        "values": {"id": "ip-1", "name": "edge-ip", "region": "FRA1"},
+    }
+    state = {
+        "format_version": "1.0",
+        "values": {
+            "root_module": {
+                "child_modules": [
+                    {
+                        "address": 'module.edge["eu-west"]',
+                        "child_modules": [
+                            {"address": 'module.edge["eu-west"].module.ips', "resources": [entry]}
+                        ],
+                    }
+                ]
+            }
+        },
+    }
+    migration = migrate(read_source(json.dumps(state)))
+    assert declared(migration) == {
+        "edge_eu_west_ips_this_0": ("ReservedIp", "edge-eu-west-ips-this-0", "ip-1")
+    }
+    report = report_text(migration, "__main__.py")
+    assert "  'module.edge[\"eu-west\"].module.ips.civo_reserved_ip.this[0]'\n```" in report

@@ -67,7 +67,8 @@ def report_text(migration: Migration, program_name: str) -> str:
         "|---|---|---|",
     ]
     for d in migration.declarations:
-        lines.append(f"| `{d.label}` | `{d.variable}`: `{d.resource}` `{d.name}` | `{d.id}` |")
+        cells = (f"`{d.label}`", f"`{d.variable}`: `{d.resource}` `{d.name}`", f"`{d.id}`")
+        lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |")
     if migration.left:
         lines += ["", "## Not carried", ""]
         lines += [_left_line(left, carried) for left in migration.left]

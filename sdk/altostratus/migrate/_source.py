@@ -69,8 +69,6 @@ class Source:
     """What the state is, for the program and the report: ``the Pulumi stack payments/prod``."""
     resources: list[SourceResource] = field(default_factory=list)
     lookups: list[SourceResource] = field(default_factory=list)
-    region: str | None = None
-    """The provider's region, for resources whose state names none."""
 
 
 def is_secret(value: Any) -> bool:
