@@ -8,6 +8,7 @@ credential's ``access_key_id``. Everything else is left, with what it uses and w
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -52,13 +53,13 @@ class Migration:
         """How a program of ``altostratus`` reads what a data source (or a Pulumi ``get``)
         reads, if it can."""
         known = resource.id and resource.id != "-"
+        name, id_ = json.dumps(resource.name), json.dumps(resource.id)
         if self.source.tool == "pulumi" and resource.type in CARRIED and known:
-            kind = CARRIED[resource.type].resource
-            return f'alto.{kind}.get("{resource.name}", "{resource.id}")'
+            return f"alto.{CARRIED[resource.type].resource}.get({name}, {id_})"
         function = LOOKUPS.get(resource.type)
         if function is None:
             return None
-        return f'alto.{function}(id="{resource.id}")' if known else f"alto.{function}(...)"
+        return f"alto.{function}(id={id_})" if known else f"alto.{function}(...)"
 
 
 def migrate(source: Source) -> Migration:
