@@ -5,6 +5,7 @@ an input that disagrees with its record stops the adoption in one line, changing
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -71,6 +72,25 @@ def test_the_program_adopts_every_record_and_a_second_up_is_all_same(
     migration = migrated(fixture, api, tmp_path / "infra")
     stack = make_stack(str(tmp_path / "infra"))
     adopts_everything_and_changes_nothing(stack, migration, api, fresh_emulator)
+
+
+def test_once_adopted_the_resources_may_be_declared_without_adopt(
+    make_stack: Callable[..., Stack], api: Client, tmp_path: Path
+) -> None:
+    """The guide's last step: each ``alto.X.adopt(name, id, args)`` becomes ``alto.X(name,
+    args)``, and nothing changes."""
+    migrated("terraform-show.json", api, tmp_path / "infra")
+    stack = make_stack(str(tmp_path / "infra"))
+    stack.up()
+    program = tmp_path / "infra" / "__main__.py"
+    usual = re.sub(r'\.adopt\(\n(    "[^"\n]*",\n)    "[^"\n]*",\n', r"(\n\1", program.read_text())
+    assert ".adopt(" not in usual and usual.count("alto.Network(") == 2
+    program.write_text(usual)
+    before = inventory(api)
+    declared = stack.up()
+    assert set(declared.operations.values()) == {"same"}
+    assert not [key for key, r in declared.resources.items() if "__adopt_id" in r.inputs]
+    assert inventory(api) == before
 
 
 @pytest.mark.real_engine
