@@ -35,7 +35,7 @@ def test_help_lists_every_command(capsys: pytest.CaptureFixture[str]) -> None:
         main(["--help"])
     assert exit_.value.code == 0
     out = capsys.readouterr().out
-    for command in ("emulator", "run", "quota", "webhooks"):
+    for command in ("emulator", "run", "quota", "webhooks", "migrate"):
         assert command in out
 
 

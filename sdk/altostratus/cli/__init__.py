@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from altostratus._version import __version__
-from altostratus.cli import _emulator, _quota, _run, _webhooks
+from altostratus.cli import _emulator, _migrate, _quota, _run, _webhooks
 
 Command = Callable[[argparse.Namespace], int]
 
@@ -44,7 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"altostratus {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for module in (_emulator, _run, _quota, _webhooks):
+    for module in (_emulator, _run, _quota, _webhooks, _migrate):
         module.register(commands)
     return parser
 

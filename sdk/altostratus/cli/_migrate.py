@@ -1,0 +1,95 @@
+"""``altostratus migrate``: a bridged-provider stack or a Terraform state as a program that adopts
+its resources (see ``altostratus.migrate``)."""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+from altostratus.cli._failure import fail
+from altostratus.migrate import (
+    PROGRAM,
+    ProgramExists,
+    SourceError,
+    migrate,
+    read_source,
+    report_text,
+    write_project,
+)
+
+DESCRIPTION = """\
+Write a Pulumi program that adopts, with `adopt`, every network, firewall (its rules too),
+reserved IP, object store and credential of a stack of the service's bridged Pulumi provider
+(`pulumi stack export`, with or without --show-secrets) or of a Terraform state (`terraform show
+-json`), and a report of what it could not carry. Secrets of the source are never written. The
+command does not call the service: the program's `pulumi up` adopts the records."""
+
+
+def register(commands: Any) -> None:
+    parser = commands.add_parser(
+        "migrate",
+        help="write a program adopting a bridged-provider stack's or a Terraform state's resources",
+        description=DESCRIPTION,
+    )
+    parser.add_argument(
+        "source",
+        metavar="STATE_JSON",
+        help="`pulumi stack export` or `terraform show -json` output; `-` reads standard input",
+    )
+    parser.add_argument(
+        "--out",
+        metavar="DIR",
+        default=".",
+        help="the project folder to write into, made when missing (default: this folder)",
+    )
+    parser.add_argument(
+        "--project",
+        metavar="NAME",
+        type=_project_name,
+        help="the project's name in a new Pulumi.yaml (default: the folder's name)",
+    )
+    parser.add_argument("--force", action="store_true", help="replace an existing __main__.py")
+    parser.set_defaults(run=_run)
+
+
+def _project_name(text: str) -> str:
+    if not re.fullmatch(r"[A-Za-z0-9_.-]{1,100}", text):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a project name: letters, digits, '-', '_' and '.', up to 100"
+        )
+    return text
+
+
+def _read(given: str) -> str:
+    if given == "-":
+        return sys.stdin.read()
+    return Path(given).read_text(encoding="utf-8")
+
+
+def _run(args: argparse.Namespace) -> int:
+    try:
+        text = _read(args.source)
+    except (OSError, UnicodeDecodeError) as error:
+        reason = error.strerror if isinstance(error, OSError) else "it is not UTF-8 text"
+        return fail(f"cannot read {args.source}: {reason}")
+    try:
+        migration = migrate(read_source(text))
+    except SourceError as error:
+        return fail(f"{'standard input' if args.source == '-' else args.source}: {error}")
+    if not migration.declarations:
+        return fail(
+            f"{args.source} holds no network, firewall, reserved IP, object store or "
+            "credential with an id: nothing to adopt, nothing written"
+        )
+    try:
+        written = write_project(migration, Path(args.out), project=args.project, replace=args.force)
+    except ProgramExists as error:
+        return fail(str(error))
+    except OSError as error:
+        return fail(f"cannot write into {args.out}: {error.strerror or error}")
+    print(report_text(migration, PROGRAM), end="")
+    print(f"\nWrote {', '.join(str(path) for path in written)}.")
+    return 0

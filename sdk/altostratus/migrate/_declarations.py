@@ -1,0 +1,67 @@
+"""What the generated program declares: one adopted resource per record, and references."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from altostratus.migrate._source import SourceResource, is_secret
+
+
+@dataclass(eq=False)
+class Declaration:
+    """``<variable> = alto.<resource>.adopt(<name>, <id>, alto.<resource>Args(<inputs>))``."""
+
+    resource: str
+    name: str
+    """The Pulumi resource name: the source's name."""
+    id: str
+    origin: SourceResource
+    what: str = ""
+    """What in the origin it is, when not the whole resource: ``ingress rule "ssh"``."""
+    inputs: dict[str, Any] = field(default_factory=dict)
+    """Each input's value: plain data, or a ``Reference``."""
+    variable: str = ""
+    """The Python variable; given once every declaration is known (see ``_names``)."""
+
+    @property
+    def label(self) -> str:
+        return f"{self.origin.label} ({self.what})" if self.what else self.origin.label
+
+
+@dataclass(frozen=True, eq=False)
+class Reference:
+    """An output of another declared resource, written ``<variable>.<attribute>``."""
+
+    target: Declaration
+    attribute: str = "id"
+
+
+def plain_value(value: Any) -> Any:
+    """The value as the program writes it, or None when there is nothing to write: Terraform
+    writes unset text as ``""`` and unset lists as ``[]``; JSON numbers may come as floats."""
+    if value is None or value == "" or value == []:
+        return None
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def inputs_of(
+    resource: SourceResource, pairs: tuple[tuple[str, str], ...], notes: list[str]
+) -> dict[str, Any]:
+    """The inputs the ``(attribute, input)`` pairs take from the resource's values; a secret
+    value is left out, and said so."""
+    inputs: dict[str, Any] = {}
+    for attribute, name in pairs:
+        value = plain_value(resource.values.get(attribute))
+        if value is None:
+            continue
+        if is_secret(value):
+            notes.append(
+                f"{resource.label}: `{attribute}` is secret in the source, so it is not "
+                "written; the adoption reads it from the service"
+            )
+            continue
+        inputs[name] = value
+    return inputs

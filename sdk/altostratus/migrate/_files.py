@@ -1,0 +1,62 @@
+"""Writing the project: ``__main__.py`` and the report, and ``Pulumi.yaml`` and
+``requirements.txt`` where the folder has none."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from altostratus._version import __version__
+from altostratus.migrate._plan import Migration
+from altostratus.migrate._program import program_source
+from altostratus.migrate._report import report_text
+
+PROGRAM = "__main__.py"
+REPORT = "migration-report.md"
+
+_PROJECT = """\
+name: {name}
+description: Resources adopted from {title}
+runtime:
+  name: python
+  options:
+    toolchain: pip
+    virtualenv: venv
+"""
+
+
+class ProgramExists(FileExistsError):
+    """The folder already holds a program; the message says how to go on."""
+
+
+def project_name(folder: Path) -> str:
+    """A Pulumi project name (letters, digits, ``-``, ``_``, ``.``) from the folder's name."""
+    name = re.sub(r"[^A-Za-z0-9_.-]+", "-", folder.resolve().name).strip("-.")
+    return name or "migrated"
+
+
+def write_project(
+    migration: Migration, folder: Path, *, project: str | None = None, replace: bool = False
+) -> list[Path]:
+    """Write the program and the report into ``folder`` (made when missing), and the project
+    files it lacks; the files written, in that order. An existing ``__main__.py`` is replaced
+    only when asked."""
+    program = folder / PROGRAM
+    if program.exists() and not replace:
+        raise ProgramExists(
+            f"{program} exists: choose another folder, or pass --force to replace it"
+        )
+    folder.mkdir(parents=True, exist_ok=True)
+    written = [program, folder / REPORT]
+    program.write_text(program_source(migration, REPORT), encoding="utf-8")
+    (folder / REPORT).write_text(report_text(migration, PROGRAM), encoding="utf-8")
+    settings = folder / "Pulumi.yaml"
+    if not settings.exists():
+        name = project or project_name(folder)
+        settings.write_text(_PROJECT.format(name=name, title=migration.source.title))
+        written.append(settings)
+    requirements = folder / "requirements.txt"
+    if not requirements.exists():
+        requirements.write_text(f"altostratus>={__version__}\npulumi>=3.216,<4\n")
+        written.append(requirements)
+    return written

@@ -1,0 +1,202 @@
+"""The translation: a source's state into adopted declarations, and what could not be carried.
+
+Every resource of a carried type (``_kinds.CARRIED``) with an id becomes a declaration with
+``adopt``, its inputs taken from the state. An input naming another declared resource's id is
+written as a reference to it (``network_id=main.id``), and an object store's owner key as its
+credential's ``access_key_id``. Everything else is left, with what it uses and what uses it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from altostratus.migrate._declarations import Declaration, Reference, inputs_of, plain_value
+from altostratus.migrate._kinds import CARRIED, LOOKUPS, REFERENCES
+from altostratus.migrate._names import name_declarations
+from altostratus.migrate._rules import inline_rules
+from altostratus.migrate._source import Source, SourceResource
+
+
+@dataclass(frozen=True)
+class Left:
+    """A resource of the source that the program does not declare."""
+
+    resource: SourceResource
+    reason: str
+    uses: tuple[SourceResource, ...]
+    """What it refers to (by id or by the source's dependencies)."""
+    used_by: tuple[SourceResource, ...]
+
+
+@dataclass
+class Migration:
+    """The program to write and what the report says."""
+
+    source: Source
+    declarations: list[Declaration] = field(default_factory=list)
+    left: list[Left] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def carried(self) -> list[SourceResource]:
+        """The source's resources the program adopts (a firewall with its rules counts once)."""
+        seen: dict[int, SourceResource] = {}
+        for declaration in self.declarations:
+            seen.setdefault(id(declaration.origin), declaration.origin)
+        return list(seen.values())
+
+    def lookup_hint(self, resource: SourceResource) -> str | None:
+        """How a program of ``altostratus`` reads what a data source (or a Pulumi ``get``)
+        reads, if it can."""
+        known = resource.id and resource.id != "-"
+        name, id_ = json.dumps(resource.name), json.dumps(resource.id)
+        if self.source.tool == "pulumi" and resource.type in CARRIED and known:
+            return f"alto.{CARRIED[resource.type].resource}.get({name}, {id_})"
+        function = LOOKUPS.get(resource.type)
+        if function is None:
+            return None
+        return f"alto.{function}(id={id_})" if known else f"alto.{function}(...)"
+
+
+def migrate(source: Source) -> Migration:
+    """The declarations and the report of ``source``."""
+    migration = Migration(source)
+    notes = migration.notes
+    by_type = sorted(
+        (r for r in source.resources if r.type in CARRIED and r.id),
+        key=lambda r: list(CARRIED).index(r.type),
+    )
+    for resource in by_type:
+        kind = CARRIED[resource.type]
+        declaration = Declaration(kind.resource, resource.name, resource.id, resource)
+        declaration.inputs = inputs_of(resource, kind.inputs, notes)
+        _note_dropped(resource, kind.not_carried, kind.unwritten, notes)
+        migration.declarations.append(declaration)
+        if resource.type == "civo_firewall":
+            migration.declarations += inline_rules(declaration, notes)
+        if "region" not in declaration.inputs:
+            notes.append(
+                f"{resource.label}: the state names no region, so the stack's "
+                "`altostratus:region` applies"
+            )
+    _assign(migration.declarations, source.resources)
+    _refer(migration)
+    name_declarations(migration.declarations)
+    carried = {id(resource) for resource in migration.carried}
+    for resource in source.resources:
+        if id(resource) not in carried:
+            migration.left.append(_left(resource, source.resources))
+    return migration
+
+
+def _note_dropped(
+    resource: SourceResource, dropped: tuple[str, ...], unwritten: tuple[str, ...], notes: list[str]
+) -> None:
+    set_ = [name for name in dropped if plain_value(resource.values.get(name)) is not None]
+    if set_:
+        names = ", ".join(f"`{name}`" for name in set_)
+        notes.append(f"{resource.label}: {names} not carried: the resource has no such input")
+    if unwritten:
+        names = " and ".join(f"`{name}`" for name in unwritten)
+        notes.append(
+            f"{resource.label}: its keys ({names}) are not written into the program; the "
+            "adoption reads them from the service, and they stay secret in the stack"
+        )
+
+
+def _assign(declarations: list[Declaration], resources: list[SourceResource]) -> None:
+    """A reserved IP's assignment (its ``instance_id``, or an assignment resource naming it)
+    becomes its ``assign_to_id``: leaving it out would mean "unassigned", which the adoption
+    refuses for an assigned address."""
+    assignments = {
+        r.values.get("reserved_ip_id"): r.values.get("instance_id")
+        for r in resources
+        if r.type == "civo_instance_reserved_ip_assignment"
+    }
+    for declaration in declarations:
+        if declaration.resource != "ReservedIp":
+            continue
+        values = declaration.origin.values
+        assigned = plain_value(values.get("instance_id")) or assignments.get(declaration.id)
+        if isinstance(assigned, str) and assigned:
+            declaration.inputs["assign_to_id"] = assigned
+
+
+def _refer(migration: Migration) -> None:
+    """Ids of declared resources as references; an owner key as its credential's output."""
+    by_id = {(d.resource, d.id): d for d in migration.declarations}
+    sources = {r.id: r for r in migration.source.resources if r.id}
+    keys = {
+        d.origin.values.get("access_key_id"): d
+        for d in migration.declarations
+        if d.resource == "ObjectStoreCredential"
+        and isinstance(d.origin.values.get("access_key_id"), str)
+    }
+    for declaration in migration.declarations:
+        for name, value in list(declaration.inputs.items()):
+            if name not in REFERENCES or not isinstance(value, str):
+                continue
+            target = next(
+                (by_id[(r, value)] for r in REFERENCES[name] if (r, value) in by_id), None
+            )
+            if target is not None:
+                declaration.inputs[name] = Reference(target)
+                continue
+            named = sources.get(value)
+            what = f"{named.label} (not carried)" if named else "a record the source does not hold"
+            if name == "network_id" and named is None:
+                what += ", perhaps the region's default network"
+            migration.notes.append(
+                f"{declaration.label}: `{name}` names {what}; its id is written as text"
+            )
+        if declaration.resource == "ObjectStore":
+            owner = keys.get(declaration.origin.values.get("access_key_id"))
+            if owner is not None:
+                declaration.inputs["access_key_id"] = Reference(owner, "access_key_id")
+            else:
+                migration.notes.append(
+                    f"{declaration.label}: its owner's key is left to the adoption read "
+                    "(no credential of the source holds it)"
+                )
+
+
+def _left(resource: SourceResource, resources: list[SourceResource]) -> Left:
+    if not resource.id:
+        reason = "the state holds no id for it"
+    elif resource.type == "civo_instance_reserved_ip_assignment":
+        reason = "an assignment, not a resource: the reserved IP's `assign_to_id` carries it"
+    elif resource.service_kind is not None:
+        reason = f"altostratus has no {resource.service_kind.replace('_', ' ')} resource"
+    else:
+        reason = "not a resource of the service's provider"
+    uses = tuple(r for r in resources if r is not resource and _refers(resource, r))
+    used_by = tuple(r for r in resources if r is not resource and _refers(r, resource))
+    return Left(resource, reason, uses, used_by)
+
+
+def _refers(resource: SourceResource, other: SourceResource) -> bool:
+    """Whether ``resource`` refers to ``other``: by its id among its values, or by the
+    dependencies the source records."""
+    if other.address in resource.depends_on or _unindexed(other.address) in resource.depends_on:
+        return True
+    return bool(other.id) and other.id in _texts(resource.values)
+
+
+def _unindexed(address: str) -> str:
+    """A Terraform address without its instance key: what ``depends_on`` lists."""
+    return re.sub(r"\[[^\]]*\]$", "", address)
+
+
+def _texts(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _texts(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _texts(item)

@@ -1,0 +1,71 @@
+"""The generated ``__main__.py``: each declaration as an ``adopt`` call, in ruff's format.
+
+Values are written as Python literals (text through JSON's escaping, which Python reads the
+same), references as ``<variable>.<attribute>``; a call is spread one argument per line with
+trailing commas, as ruff and black leave it.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from altostratus.migrate._declarations import Declaration, Reference
+from altostratus.migrate._plan import Migration
+
+WIDTH = 88
+"""The line length of ruff's and black's default format."""
+
+_HEADER = '''\
+"""Resources of {title}, adopted by `altostratus migrate`.
+
+Each resource is declared with `adopt`: the first `pulumi up` takes the existing
+record over by its id, only when every input given here equals the record's value,
+so nothing is created, changed or deleted. {report} lists what was not
+carried. Once adopted, a resource may be declared the usual way or keep `adopt`.
+"""
+
+import altostratus as alto
+'''
+
+
+def literal(value: Any, indent: int) -> str:
+    """``value`` as Python source, starting at column ``indent``."""
+    if isinstance(value, Reference):
+        return f"{value.target.variable}.{value.attribute}"
+    if isinstance(value, bool) or value is None:
+        return repr(value)
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value)
+    if isinstance(value, list):
+        items = [literal(item, indent + 4) for item in value]
+        inline = f"[{', '.join(items)}]"
+        if indent + len(inline) + 1 <= WIDTH and "\n" not in inline:
+            return inline
+        inner = " " * (indent + 4)
+        return "[\n" + "".join(f"{inner}{item},\n" for item in items) + " " * indent + "]"
+    raise TypeError(f"cannot write {type(value).__name__} into the program")
+
+
+def declaration_source(declaration: Declaration) -> str:
+    lines = [
+        f"# {' '.join(declaration.label.split())}",
+        f"{declaration.variable} = alto.{declaration.resource}.adopt(",
+        f"    {json.dumps(declaration.name)},",
+        f"    {json.dumps(declaration.id)},",
+        f"    alto.{declaration.resource}Args(",
+    ]
+    for name, value in declaration.inputs.items():
+        prefix = f"        {name}="
+        lines.append(f"{prefix}{literal(value, len(prefix))},")
+    lines += ["    ),", ")"]
+    return "\n".join(lines)
+
+
+def program_source(migration: Migration, report_name: str) -> str:
+    """The whole ``__main__.py``."""
+    header = _HEADER.format(title=migration.source.title, report=report_name)
+    body = "\n\n".join(declaration_source(d) for d in migration.declarations)
+    return f"{header}\n{body}\n"
