@@ -26,6 +26,7 @@ from altostratus.emulator.openapi_schemas import BACKEND_FIELDS, TEXT, TEXTS, Sc
 from altostratus.emulator.parsers import (
     Backend,
     parse_backends,
+    parse_balancer_options,
     parse_cidr,
     parse_events,
     parse_http_url,
@@ -68,6 +69,13 @@ SENT_BACKEND: Schema = {
     },
     "required": ["ip", "source_port", "target_port"],
     "additionalProperties": False,
+}
+BALANCER_OPTIONS: Schema = {
+    "type": "object",
+    "properties": {
+        "server_timeout": {"oneOf": [{"type": "integer", "minimum": 0}, TEXT]},
+        "client_timeout": {"oneOf": [{"type": "integer", "minimum": 0}, TEXT]},
+    },
 }
 EVENTS: Schema = {
     "type": "array",
@@ -155,6 +163,7 @@ class FirewallUpdate:
 
 
 BACKENDS = structured(parse_backends, {"type": "array", "items": ref("SentBackend")})
+OPTIONS = structured(parse_balancer_options, ref("BalancerOptions"))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -167,6 +176,13 @@ class _BalancerSettings:
     enable_proxy_protocol: str | None = given(
         choice("", *PROXY_PROTOCOLS), empty="means no proxy protocol"
     )
+    session_affinity_config_timeout: int | None = given(integer(minimum=0))
+    max_concurrent_requests: int | None = given(integer(minimum=1))
+    options: dict[str, int | str] | None = given(OPTIONS)
+    """Server and client timeouts, kept and answered as sent."""
+    firewall_rule: str | None = given(
+        text(), about="The rule the official clients ask the balancer's firewall to hold"
+    )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -174,8 +190,6 @@ class LoadBalancerCreate(_BalancerSettings):
     name: str = given(text(), required=True)
     network_id: str = given(text(), required=True)
     backends: tuple[Backend, ...] = given(BACKENDS, required=True)
-    session_affinity_config_timeout: int | None = given(integer(minimum=0))
-    max_concurrent_requests: int | None = given(integer(minimum=1))
     firewall_id: str | None = given(text(blank=True))
 
 
@@ -278,6 +292,7 @@ BODIES: dict[str, Body[Any]] = {
 
 SCHEMAS: dict[str, Schema] = {
     "SentBackend": SENT_BACKEND,
+    "BalancerOptions": BALANCER_OPTIONS,
     INLINE_RULE.name: INLINE_RULE.schema(),
     **{name: accepted.schema() for name, accepted in BODIES.items()},
 }

@@ -149,6 +149,7 @@ def backend_set(value: Any) -> Any:
                 str(backend.get("protocol")).upper(),
                 to_int(backend.get("source_port")),
                 to_int(backend.get("target_port")),
+                to_int(backend.get("health_check_port")) or None,
             )
         )
     return sorted(keys, key=repr)

@@ -36,6 +36,10 @@ class BucketHost(Protocol):
 
     def delete_bucket(self, name: str) -> None: ...
 
+    def contents(self, name: str) -> tuple[int, int]:
+        """The bucket's bytes and its objects."""
+        ...
+
     def reset(self) -> None: ...
 
 
@@ -58,6 +62,9 @@ class NoBuckets:
 
     def delete_bucket(self, name: str) -> None:
         pass
+
+    def contents(self, name: str) -> tuple[int, int]:
+        return 0, 0
 
     def reset(self) -> None:
         pass

@@ -56,9 +56,23 @@ class ObjectStores(Store[ObjectStore, ObjectStoreCreate, ObjectStoreUpdate]):
             "id": store.id,
             "name": store.name,
             "max_size_gb": store.max_size_gb,
-            "owner_info": {"name": owner.name, "access_key_id": owner.access_key_id},
+            "max_size": store.max_size_gb,
+            "owner_info": {
+                "name": owner.name,
+                "access_key_id": owner.access_key_id,
+                "credential_id": owner.id,
+            },
             "status": "deleting" if self.deleting(store) else status,
             "objectstore_endpoint": f"{self.state.settings.s3_url}/{store.bucket}",
+        }
+
+    def stats(self, store: ObjectStore) -> dict[str, int]:
+        """What ``civo objectstore show`` reads: kilobytes used and permitted, objects held."""
+        used, objects = self.state.buckets.contents(store.bucket)
+        return {
+            "size_kb_utilised": -(-used // 1024),
+            "max_size_kb": store.max_size_gb * self.state.settings.bytes_per_gb // 1024,
+            "num_objects": objects,
         }
 
     def _owner(self, account_id: str, region: str, access_key_id: str) -> str:

@@ -1,0 +1,51 @@
+"""What the service's official clients update in place, updated in place through the provider
+process (`python -m pulumi.dynamic`): the same record, the same public address."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine import Engine
+
+from altostratus.client import Client
+from altostratus.providers.load_balancer import LoadBalancerProvider
+
+from .scenarios import BACKEND, dependencies
+
+
+def _balancer(network_id: str, **extra: Any) -> dict[str, Any]:
+    return {"network_id": network_id, "backends": [BACKEND], **extra}
+
+
+def test_balancer_limits_and_affinity_timeout_update_in_place(api: Client, engine: Engine) -> None:
+    deps = dependencies(api, ("network_id",))
+    provider = LoadBalancerProvider()
+    created = engine.up(provider, "front", _balancer(deps["network_id"]), None)
+    changed = {"max_concurrent_requests": 500, "session_affinity_config_timeout": 60}
+    updated = engine.up(provider, "front", _balancer(deps["network_id"], **changed), created.state)
+    assert updated.operation == "update" and updated.state.id == created.state.id
+    live = api.load_balancers.get(created.state.id)
+    assert (live.max_concurrent_requests, live.session_affinity_config_timeout) == (500, 60)
+    assert live.public_ip == created.state.outputs["public_ip"]
+    assert updated.state.outputs["max_concurrent_requests"] == 500
+
+
+def test_balancer_firewall_and_health_check_port_are_kept(api: Client, engine: Engine) -> None:
+    deps = dependencies(api, ("network_id", "firewall_id"))
+    provider = LoadBalancerProvider()
+    checked = {**BACKEND, "health_check_port": 8081}
+    inputs = {**_balancer(deps["network_id"]), "backends": [checked]}
+    created = engine.up(provider, "front", {**inputs, "firewall_id": deps["firewall_id"]}, None)
+    live = api.load_balancers.get(created.state.id)
+    assert live.firewall_id == deps["firewall_id"]
+    assert live.backends is not None and live.backends[0].health_check_port == 8081
+    assert (
+        engine.up(
+            provider, "front", {**inputs, "firewall_id": deps["firewall_id"]}, created.state
+        ).operation
+        == "same"
+    )
+    other = api.firewalls.create(name="other", network_id=deps["network_id"])
+    replaced = engine.up(provider, "front", {**inputs, "firewall_id": other.id}, created.state)
+    assert replaced.operation == "replace"
+    assert list(replaced.diff.replaces) == ["firewall_id"]  # type: ignore[union-attr]
