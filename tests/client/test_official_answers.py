@@ -97,3 +97,12 @@ def test_a_balancer_names_its_reserved_ip_after_an_assignment(client: Client) ->
     assert assigned.reserved_ip == client.reserved_ips.get(reserved.id).ip
     client.reserved_ips.unassign(reserved.id)
     assert client.load_balancers.get(balancer.id).reserved_ip is None
+
+
+def test_network_name_servers_are_updated_in_place(client: Client) -> None:
+    created = client.networks.create(label="app", nameservers_v4=["1.1.1.1"])
+    client.networks.update(created.id, label="app", nameservers_v4=["8.8.8.8", "8.8.4.4"])
+    network = client.networks.get(created.id)
+    assert (network.label, network.nameservers_v4) == ("app", ["8.8.8.8", "8.8.4.4"])
+    client.networks.update(created.id, label="app2")
+    assert client.networks.get(created.id).nameservers_v4 == ["8.8.8.8", "8.8.4.4"]

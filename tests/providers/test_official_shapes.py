@@ -9,6 +9,7 @@ from engine import Engine
 
 from altostratus.client import Client
 from altostratus.providers.load_balancer import LoadBalancerProvider
+from altostratus.providers.network import NetworkProvider
 
 from .scenarios import BACKEND, dependencies
 
@@ -49,3 +50,14 @@ def test_balancer_firewall_and_health_check_port_are_kept(api: Client, engine: E
     replaced = engine.up(provider, "front", {**inputs, "firewall_id": other.id}, created.state)
     assert replaced.operation == "replace"
     assert list(replaced.diff.replaces) == ["firewall_id"]  # type: ignore[union-attr]
+
+
+def test_network_name_servers_update_in_place(api: Client, engine: Engine) -> None:
+    provider = NetworkProvider()
+    inputs = {"label": "app", "cidr_v4": "10.30.0.0/24", "nameservers_v4": ["1.1.1.1"]}
+    created = engine.up(provider, "app", inputs, None)
+    changed = {**inputs, "nameservers_v4": ["8.8.8.8", "8.8.4.4"]}
+    updated = engine.up(provider, "app", changed, created.state)
+    assert updated.operation == "update" and updated.state.id == created.state.id
+    assert api.networks.get(created.state.id).nameservers_v4 == ["8.8.8.8", "8.8.4.4"]
+    assert engine.up(provider, "app", changed, updated.state).operation == "same"

@@ -92,20 +92,24 @@ class NoFields:
 NO_BODY = Body(NoFields, regional=False)
 
 
+NAMESERVERS = text_list(parse_ipv4, what="comma-separated IPv4 addresses")
+
+
 @dataclass(frozen=True, kw_only=True)
 class NetworkCreate:
     label: str = given(text(), required=True)
     ipv4_enabled: bool | None = given(BOOLEAN)
     cidr_v4: IPv4Network | None = given(parsed(parse_private_cidr))
     """A private range; a free /24 when absent."""
-    nameservers_v4: tuple[str, ...] | None = given(
-        text_list(parse_ipv4, what="comma-separated IPv4 addresses")
-    )
+    nameservers_v4: tuple[str, ...] | None = given(NAMESERVERS)
 
 
 @dataclass(frozen=True, kw_only=True)
 class NetworkUpdate:
     label: str = given(text(), required=True)
+    nameservers_v4: tuple[str, ...] | None = given(
+        NAMESERVERS, about="Replaces the name servers; as the Terraform provider updates them"
+    )
 
 
 @dataclass(frozen=True, kw_only=True)

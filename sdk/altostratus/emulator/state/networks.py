@@ -141,6 +141,8 @@ class Networks(Store[Network, NetworkCreate, NetworkUpdate]):
     def update(self, network: Network, effects: Effects, changes: NetworkUpdate) -> None:
         self.require_live(network)
         network.label = changes.label
+        if changes.nameservers_v4 is not None:
+            network.nameservers = changes.nameservers_v4
         effects.emit(network.account_id, "network.updated", network.id)
 
     def check_delete(self, network: Network) -> None:
