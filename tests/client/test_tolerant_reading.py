@@ -66,7 +66,6 @@ CALLS = [
     Call("firewalls.get", lambda c: c.firewalls.get("f1"), FIREWALL),
     Call("firewalls.list", lambda c: c.firewalls.list(), FIREWALL, "array"),
     Call("firewalls.create", lambda c: c.firewalls.create(name="web", network_id="n1"), FIREWALL),
-    Call("firewalls.update", lambda c: c.firewalls.update("f1", name="web"), FIREWALL),
     Call("firewall_rules.list", lambda c: c.firewall_rules.list("f1"), RULE, "array"),
     Call("firewall_rules.get", lambda c: c.firewall_rules.get("f1", "r1"), RULE, "array"),
     Call(
@@ -161,6 +160,13 @@ def test_only_the_id_is_required_and_unknown_fields_are_ignored(
 
 
 # -- shapes the official clients' fixtures show ------------------------------------------------
+
+
+def test_a_firewall_rename_answered_with_the_result_alone(client: Client, api: FakeAPI) -> None:
+    api.queue(answer(200, {"result": "success"}))
+    assert client.firewalls.update("f1", name="web").result == "success"
+    api.queue(answer(200, {"id": "f1", "result": "success", "name": "web"}))
+    assert client.firewalls.update("f1", name="web").name == "web"
 
 
 def test_webhooks_and_balancers_without_created_at_or_max_concurrent_requests(

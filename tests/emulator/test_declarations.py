@@ -285,6 +285,9 @@ OTHER_CLIENTS_ONLY = {
     ("RuleUpdate", "ports"),
     ("RuleUpdate", "action"),
     ("ReservedIpAction", "assign_to_type"),
+    ("RuleCreate", "firewall_id"),
+    ("RuleUpdate", "firewall_id"),
+    ("FirewallUpdate", "network_id"),
 }
 
 

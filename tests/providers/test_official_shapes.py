@@ -5,12 +5,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import Engine
+from answer_shapes import shaping_proxy
+from engine import Engine, ProviderProcess
 
 from altostratus.client import Client
+from altostratus.emulator import Emulator
+from altostratus.providers.firewall import FirewallProvider
 from altostratus.providers.load_balancer import LoadBalancerProvider
 from altostratus.providers.network import NetworkProvider
 
+from .conftest import stack_config
 from .scenarios import BACKEND, dependencies
 
 
@@ -61,3 +65,25 @@ def test_network_name_servers_update_in_place(api: Client, engine: Engine) -> No
     assert updated.operation == "update" and updated.state.id == created.state.id
     assert api.networks.get(created.state.id).nameservers_v4 == ["8.8.8.8", "8.8.4.4"]
     assert engine.up(provider, "app", changed, updated.state).operation == "same"
+
+
+def test_a_firewall_on_the_default_network_renamed_through_the_official_answer(
+    fresh_emulator: Emulator, api: Client
+) -> None:
+    """A rename answered ``{"result": "success"}`` alone, through the provider process."""
+    default = next(n for n in api.networks.list() if n.default)
+    with shaping_proxy(fresh_emulator.api_url, "official") as proxy:
+        config = {**stack_config(fresh_emulator), "altostratus:apiUrl": proxy.url}
+        process = ProviderProcess(config)
+        try:
+            engine = Engine(process)
+            provider = FirewallProvider()
+            created = engine.up(provider, "edge", {"name": "edge"}, None)
+            assert created.state.outputs["network_id"] == default.id
+            renamed = engine.up(provider, "edge", {"name": "edge2"}, created.state)
+            assert renamed.operation == "update" and proxy.shaped > 0
+            assert renamed.state.outputs["name"] == "edge2"
+            assert engine.up(provider, "edge", {"name": "edge2"}, renamed.state).operation == "same"
+        finally:
+            process.close()
+    assert api.firewalls.get(created.state.id).name == "edge2"

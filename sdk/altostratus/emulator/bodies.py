@@ -131,6 +131,9 @@ class _RuleFields:
     )
     direction: str | None = given(choice(*DIRECTIONS), spellings=DIRECTION_ALIASES)
     label: str | None = given(text(blank=True), empty="means no label")
+    firewall_id: str | None = given(
+        text(), about="The firewall of the path, as the official clients repeat it (must agree)"
+    )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -153,7 +156,7 @@ INLINE_RULE = Body(RuleCreate, regional=False, name="InlineRule")
 @dataclass(frozen=True, kw_only=True)
 class FirewallCreate:
     name: str = given(text(), required=True)
-    network_id: str = given(text(), required=True)
+    network_id: str | None = given(text(), about="The region's default network when absent")
     create_default_rules: bool | None = given(BOOLEAN, alias="create_rules")
     rules: tuple[RuleCreate, ...] | None = given(
         objects(INLINE_RULE, what="rule objects"),
@@ -164,6 +167,9 @@ class FirewallCreate:
 @dataclass(frozen=True, kw_only=True)
 class FirewallUpdate:
     name: str | None = given(text())
+    network_id: str | None = given(
+        text(), about="The firewall's network, as the official CLI's rename sends it (must agree)"
+    )
 
 
 BACKENDS = structured(parse_backends, {"type": "array", "items": ref("SentBackend")})

@@ -7,7 +7,7 @@ from ipaddress import IPv4Address, IPv4Network
 from typing import TYPE_CHECKING, Any
 
 from altostratus.emulator.bodies import NetworkCreate, NetworkUpdate
-from altostratus.emulator.errors import Conflict, in_use
+from altostratus.emulator.errors import Conflict, in_use, not_found
 from altostratus.emulator.state.accounts import require_quota
 from altostratus.emulator.state.addresses import (
     RangeAllocator,
@@ -84,6 +84,13 @@ class Networks(Store[Network, NetworkCreate, NetworkUpdate]):
             allocator = RangeAllocator(n.cidr for n in self.all(account_id, region))
             self._ranges[key] = allocator
         return allocator
+
+    def default_of(self, account_id: str, region: str) -> Network:
+        """The account's default network of the region (the first, kept for good)."""
+        first = next(iter(self.records.scoped.get((account_id, region), {}).values()), None)
+        if first is None or not first.default:
+            raise not_found("network", "network")
+        return first
 
     def add_defaults(self, account_id: str) -> None:
         for region in REGIONS:
