@@ -162,7 +162,7 @@ class EmulatorApp:
             entry["ignored"] = ignored
             if self.strict:
                 refuse_unknown(request, ignored)
-            region = resolve_region(request, params)
+            region = resolve_region(request, params, self.state.settings.regions)
             # The body's typed fields, read and checked before the lock is taken.
             fields = [] if route.body is None else [route.accepts.read(params)]
             call = Call(self.state, account, region, request.args.to_dict(), self.events)

@@ -193,7 +193,18 @@ SCHEMAS: dict[str, Schema] = {
         }
     ),
     "WebhookCreated": closed({"result": SUCCESS, "id": TEXT}),
-    "Region": closed({"code": TEXT, "name": TEXT, "country": TEXT, "default": BOOL}),
+    "Region": closed(
+        {
+            "code": TEXT,
+            "name": TEXT,
+            "type": TEXT,
+            "out_of_capacity": BOOL,
+            "country": TEXT,
+            "country_name": TEXT,
+            "features": {"type": "object", "additionalProperties": BOOL},
+            "default": BOOL,
+        }
+    ),
     "Quota": closed(
         {
             "id": TEXT,

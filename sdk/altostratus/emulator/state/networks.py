@@ -16,7 +16,6 @@ from altostratus.emulator.state.addresses import (
     usable_hosts,
 )
 from altostratus.emulator.state.base import Effects, Record, Store, new_id
-from altostratus.emulator.vocabulary import REGIONS
 
 if TYPE_CHECKING:
     from altostratus.emulator.state import State
@@ -70,7 +69,7 @@ class Networks(Store[Network, NetworkCreate, NetworkUpdate]):
         """The account's networks but the default ones (the first of each region's, kept for
         good), without looking at every network."""
         defaults = 0
-        for region in REGIONS:
+        for region in self.state.settings.regions:
             first = next(iter(self.records.scoped.get((account_id, region), {}).values()), None)
             defaults += first is not None and first.default
         return self.records.count(account_id) - defaults
@@ -93,7 +92,7 @@ class Networks(Store[Network, NetworkCreate, NetworkUpdate]):
         return first
 
     def add_defaults(self, account_id: str) -> None:
-        for region in REGIONS:
+        for region in self.state.settings.regions:
             self._add(account_id, region, "Default", None, default=True)
 
     def _add(
