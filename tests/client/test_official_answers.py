@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import boto3
 import pytest
 
-from altostratus.client import Client
+from altostratus.client import Client, QuotaExceededError
 from altostratus.emulator import Emulator
 
 BACKEND = {"ip": "10.1.0.5", "protocol": "TCP", "source_port": 80, "target_port": 8080}
@@ -106,3 +106,21 @@ def test_network_name_servers_are_updated_in_place(client: Client) -> None:
     assert (network.label, network.nameservers_v4) == ("app", ["8.8.8.8", "8.8.4.4"])
     client.networks.update(created.id, label="app2")
     assert client.networks.get(created.id).nameservers_v4 == ["8.8.8.8", "8.8.4.4"]
+
+
+def test_quota_counts_balancers_and_object_store_gigabytes(
+    client: Client, fresh_emulator: Emulator
+) -> None:
+    network = client.networks.create(label="app", cidr_v4="10.1.0.0/24")
+    client.load_balancers.create(name="front", network_id=network.id, backends=[BACKEND])
+    store = client.object_stores.create(name="media", max_size_gb=300)
+    client.object_stores.create(name="logs")
+    quota = client.quota.get()
+    assert (quota.loadbalancer_count_usage, quota.objectstore_gb_usage) == (1, 800)
+    assert quota.loadbalancer_count_limit and quota.objectstore_gb_limit
+    fresh_emulator.set_quota(objectstore_gb=900)
+    with pytest.raises(QuotaExceededError):
+        client.object_stores.update(store.id, max_size_gb=401)
+    assert client.object_stores.update(store.id, max_size_gb=400).max_size_gb == 400
+    with pytest.raises(QuotaExceededError):
+        client.object_stores.create(name="more", max_size_gb=1)

@@ -227,13 +227,16 @@ def test_a_webhook_create_answered_with_the_whole_webhook(client: Client, api: F
 
 def test_a_quota_with_fewer_and_more_counters(client: Client, api: FakeAPI) -> None:
     counters = {"loadbalancer_count_limit": 16, "objectstore_gb_usage": 500}
-    trimmed = {k: v for k, v in QUOTA.items() if k != "clusters_current_count"}
-    api.queue(answer(200, trimmed | counters))
+    unknown = {"kubernetes_node_count_limit": 30}
+    fewer = ("clusters_current_count", "objectstore_gb_limit", "loadbalancer_count_usage")
+    trimmed = {k: v for k, v in QUOTA.items() if k not in fewer}
+    api.queue(answer(200, trimmed | counters | unknown))
     quota = client.quota.get()
     assert quota.clusters_current_count is None
     assert quota.network_count_limit == QUOTA["network_count_limit"]
-    assert quota.model_dump()["loadbalancer_count_limit"] == 16
-    assert quota.model_extra == counters
+    assert (quota.loadbalancer_count_limit, quota.objectstore_gb_usage) == (16, 500)
+    assert quota.objectstore_gb_limit is None
+    assert quota.model_extra == unknown
 
 
 def test_object_store_size_answered_as_max_size(client: Client, api: FakeAPI) -> None:

@@ -101,7 +101,7 @@ BAD = [
     Bad("network", {"colour": "blue"}, "colour", on_wire=False),
     Bad("firewall", {"name": ""}, "name"),
     Bad("firewall", {"name": 7}, "name"),
-    Bad("firewall", {"network_id": ""}, "network_id"),
+    Bad("firewall", {"network_id": " "}, "network_id"),
     Bad("firewall", {"network_id": 12}, "network_id"),
     Bad("firewall", {"create_default_rules": "sometimes"}, "create_default_rules"),
     Bad("firewall", {"region": "eu-west-1"}, "region"),

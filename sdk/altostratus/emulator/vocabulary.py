@@ -106,4 +106,6 @@ QUOTA_NAMES = (
     "security_group",
     "security_group_rule",
     "port_count",
+    "loadbalancer_count",
+    "objectstore_gb",
 )

@@ -77,6 +77,7 @@ class LoadBalancers(Store[LoadBalancer, LoadBalancerCreate, LoadBalancerUpdate])
         self.check_name_free(account_id, region, fields.name)
         if fields.firewall_id:
             self.state.firewalls.get_live(account_id, region, fields.firewall_id)
+        require_quota(self.state, account_id, "loadbalancer_count")
         require_quota(self.state, account_id, "public_ip_address")
         balancer_id = new_id()
         private_ip = str(network.take_host())

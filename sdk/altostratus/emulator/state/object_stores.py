@@ -10,6 +10,7 @@ from typing import Any
 
 from altostratus.emulator.bodies import CredentialCreate, ObjectStoreCreate, ObjectStoreUpdate
 from altostratus.emulator.errors import BadRequest, invalid
+from altostratus.emulator.state.accounts import require_quota
 from altostratus.emulator.state.base import Effects, Record, Store, new_id
 
 DEFAULT_SIZE_GB = 500
@@ -92,6 +93,8 @@ class ObjectStores(Store[ObjectStore, ObjectStoreCreate, ObjectStoreUpdate]):
         name, size, access_key_id = fields.name, fields.size, fields.access_key_id
         check_store_name(name)
         self.check_name_free(account_id, region, name)
+        size = DEFAULT_SIZE_GB if size is None else size
+        require_quota(self.state, account_id, "objectstore_gb", size)
         suffix = self._suffix()
         while self._taken(account_id, region, f"{name}-{suffix}"):
             suffix = self._suffix()
@@ -109,7 +112,7 @@ class ObjectStores(Store[ObjectStore, ObjectStoreCreate, ObjectStoreUpdate]):
             region=region,
             name=name,
             suffix=suffix,
-            max_size_gb=DEFAULT_SIZE_GB if size is None else size,
+            max_size_gb=size,
             owner_id=owner_id,
             ready_at=self.state.clock.monotonic() + self.state.settings.objectstore_ready_seconds,
             auto_credential_id=auto_id,
@@ -137,6 +140,9 @@ class ObjectStores(Store[ObjectStore, ObjectStoreCreate, ObjectStoreUpdate]):
         if changes.access_key_id is not None:
             store.owner_id = self._owner(store.account_id, store.region, changes.access_key_id)
         if changes.max_size_gb is not None:
+            growth = changes.max_size_gb - store.max_size_gb
+            if growth > 0:
+                require_quota(self.state, store.account_id, "objectstore_gb", growth)
             store.max_size_gb = changes.max_size_gb
         effects.emit(store.account_id, "objectstore.updated", store.id)
 
