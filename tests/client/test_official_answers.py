@@ -124,3 +124,10 @@ def test_quota_counts_balancers_and_object_store_gigabytes(
     assert client.object_stores.update(store.id, max_size_gb=400).max_size_gb == 400
     with pytest.raises(QuotaExceededError):
         client.object_stores.create(name="more", max_size_gb=1)
+
+
+def test_a_credential_reads_its_secret_under_both_names(client: Client) -> None:
+    credential = client.object_store_credentials.create(name="ci", access_key_id="1234567890")
+    assert credential.access_key_id == "1234567890"
+    assert credential.secret_access_key == credential.secret_access_key_id
+    assert credential.secret_access_key and credential.secret_access_key not in repr(credential)

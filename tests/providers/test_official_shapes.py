@@ -13,6 +13,8 @@ from altostratus.emulator import Emulator
 from altostratus.providers.firewall import FirewallProvider
 from altostratus.providers.load_balancer import LoadBalancerProvider
 from altostratus.providers.network import NetworkProvider
+from altostratus.providers.object_store import ObjectStoreProvider
+from altostratus.providers.object_store_credential import ObjectStoreCredentialProvider
 
 from .conftest import stack_config
 from .scenarios import BACKEND, dependencies
@@ -87,3 +89,15 @@ def test_a_firewall_on_the_default_network_renamed_through_the_official_answer(
         finally:
             process.close()
     assert api.firewalls.get(created.state.id).name == "edge2"
+
+
+def test_a_credential_with_an_access_key_the_terraform_tests_choose(
+    api: Client, engine: Engine
+) -> None:
+    credential = ObjectStoreCredentialProvider()
+    inputs = {"name": "tf", "access_key_id": "my-access-key"}
+    created = engine.up(credential, "tf", inputs, None)
+    assert created.state.outputs["access_key_id"] == "my-access-key"
+    store = engine.up(ObjectStoreProvider(), "assets", {"access_key_id": "my-access-key"}, None)
+    owner = api.object_stores.get(store.state.id).owner_info
+    assert owner is not None and owner.access_key_id == "my-access-key"

@@ -165,7 +165,7 @@ BAD = [
     Bad("balancer", {"backends": backend(ip="2001:db8::10")}, "backends"),
     Bad("store", {"name": "xn--store"}, "name"),
     Bad("store", {"max_size_gb": 2_000_000}, "max_size_gb", api_field="size"),
-    Bad("credential", {"access_key_id": "short"}, "access_key_id"),
+    Bad("credential", {"access_key_id": "has space"}, "access_key_id"),
     Bad("credential", {"secret_access_key_id": "s"}, "secret_access_key_id"),
     Bad("credential", {"max_size_gb": 2_000_000}, "max_size_gb"),
     Bad("webhook", {"url": "http://:80/"}, "url"),
