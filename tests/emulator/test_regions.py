@@ -60,7 +60,7 @@ def test_every_listed_region_can_hold_resources(api: Api) -> None:
 def test_the_regions_need_a_valid_key(api: Api) -> None:
     reply = api.with_key("sk-wrong").get("/v2/regions")
     assert reply.status == 401
-    assert reply.body["code"] == "authentication_invalid_key"
+    assert reply.body["code"] == "database_account_not_found"
 
 
 def test_the_client_reads_the_emulators_regions(fresh_emulator: Emulator) -> None:

@@ -185,8 +185,14 @@ class EmulatorApp:
     def _authenticate(self, key: str | None) -> Account:
         with self.state.lock:
             account = None if key is None else self.state.accounts.by_key(key)
+        if key is None:
+            raise Unauthorized("Missing API key; send Authorization: bearer <API_KEY>")
         if account is None:
-            raise Unauthorized("Missing or unknown API key; send Authorization: bearer <API_KEY>")
+            # The service answers an unknown key so, and the Terraform provider tests for it.
+            raise Unauthorized(
+                "Unknown API key; send Authorization: bearer <API_KEY>",
+                "database_account_not_found",
+            )
         return account
 
     def run_effects(self, effects: Effects) -> None:
