@@ -267,3 +267,13 @@ def test_balancer_backends_without_protocol_and_with_a_health_check_port(
 def test_a_page_without_items_is_an_empty_page(client: Client, api: FakeAPI) -> None:
     api.queue(answer(200, {"page": 1, "pages": 1, "items": None}))
     assert client.reserved_ips.list() == []
+
+
+def test_a_network_list_item_with_its_region_in_lower_case_and_a_vlan(
+    client: Client, api: FakeAPI
+) -> None:
+    vlan = {"vlan_id": 42, "cidr_v4": "10.9.0.0/24", "gateway_ipv4": "10.9.0.1"}
+    api.queue(answer(200, [NETWORK | {"region": "lon1", "vlan_connect": vlan}, NETWORK]))
+    attached, plain = client.networks.list()
+    assert (attached.region, attached.vlan_connect) == ("LON1", vlan)
+    assert (plain.region, plain.vlan_connect) == (None, None)
