@@ -78,7 +78,7 @@ def usage(state: State, account_id: str) -> dict[str, int]:
         account_id
     ) + state.load_balancers.records.count(account_id)
     counts["loadbalancer_count"] = state.load_balancers.records.count(account_id)
-    counts["objectstore_gb"] = sum(s.max_size_gb for s in state.object_stores.all(account_id))
+    counts["objectstore_gb"] = state.object_stores.gigabytes(account_id)
     return counts
 
 

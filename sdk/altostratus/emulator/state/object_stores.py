@@ -6,12 +6,16 @@ import re
 import secrets
 import string
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from altostratus.emulator.bodies import CredentialCreate, ObjectStoreCreate, ObjectStoreUpdate
 from altostratus.emulator.errors import BadRequest, invalid
 from altostratus.emulator.state.accounts import require_quota
 from altostratus.emulator.state.base import Effects, Record, Store, new_id
+from altostratus.emulator.state.table import RecordTable
+
+if TYPE_CHECKING:
+    from altostratus.emulator.state import State
 
 DEFAULT_SIZE_GB = 500
 # The store's name becomes "<name>-<6 character suffix>", which must be a valid S3 bucket name.
@@ -48,6 +52,14 @@ class ObjectStores(Store[ObjectStore, ObjectStoreCreate, ObjectStoreUpdate]):
     label = "object store"
     indexed = ("name", "bucket", "owner_id")
     takes_time = True
+
+    def __init__(self, state: State) -> None:
+        super().__init__(state)
+        self.records = RecordTable(self.indexed, weigh=lambda store: store.max_size_gb)
+
+    def gigabytes(self, account_id: str) -> int:
+        """The sizes of the account's stores, summed, in every region (kept as they change)."""
+        return self.records.total(account_id)
 
     def describe(self, store: ObjectStore) -> dict[str, Any]:
         owner = self.state.credentials.records[store.owner_id]
