@@ -165,7 +165,9 @@ def run(quick: bool) -> Section:
         f"{CONCURRENCY} calls at once; median wall time of each phase.",
     )
     with EmulatorProcess() as emulator:
-        emulator.set_quota(network_count=10_000, public_ip_address=10_000)
+        emulator.set_quota(
+            network_count=10_000, public_ip_address=10_000, loadbalancer_count=10_000
+        )
         engine = EngineSide(emulator.api_url, emulator.api_key, size)
         raw = RawSide(emulator.api_url, emulator.api_key, size)
         try:

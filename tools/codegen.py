@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from altostratus import providers
+from altostratus.providers._inputs import inputs_of
 from altostratus.providers._resource import AltostratusResource
 
 _BLOCK = re.compile(
@@ -82,6 +83,11 @@ def constructor(resource: type[AltostratusResource[Any]]) -> str:
     """The ``__init__`` of a resource class: an ``Args`` object, or the inputs as keywords."""
     args = resource._args_class.__name__
     fields = dataclasses.fields(resource._args_class)
+    aliases = [
+        (field, rules.alias)
+        for field, rules in zip(fields, inputs_of(resource._args_class), strict=True)
+        if rules.alias
+    ]
     return "\n".join(
         [
             "    def __init__(",
@@ -91,12 +97,14 @@ def constructor(resource: type[AltostratusResource[Any]]) -> str:
             "        opts: pulumi.ResourceOptions | None = None,",
             "        *,",
             *(f"        {field.name}: {_optional(field)} = None," for field in fields),
+            *(f"        {alias}: {_optional(field)} = None," for field, alias in aliases),
             "    ) -> None:",
             "        super().__init__(",
             "            resource_name,",
             "            args,",
             "            opts,",
             *(f"            {field.name}={field.name}," for field in fields),
+            *(f"            {alias}={alias}," for _, alias in aliases),
             "        )",
         ]
     )

@@ -107,6 +107,8 @@ _QUOTA_NAMES = [
     "security_group",
     "security_group_rule",
     "port_count",
+    "loadbalancer_count",
+    "objectstore_gb",
 ]
 QUOTA: dict[str, Any] = {
     "id": "q1",

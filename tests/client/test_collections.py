@@ -178,10 +178,19 @@ CASES: dict[str, Case] = {
         lambda c: c.object_stores.get("s1"),
         "GET /v2/objectstores/s1?region=LON1", None, OBJECT_STORE, models.ObjectStore),
     "object_stores.create": Case(
-        lambda c: c.object_stores.create(name="media", size=10, access_key_id=KEY_ID),
+        lambda c: c.object_stores.create(name="media", max_size_gb=10, access_key_id=KEY_ID),
         "POST /v2/objectstores?region=LON1",
         {"name": "media", "region": "LON1", "size": 10, "access_key_id": KEY_ID},
         OBJECT_STORE | {"status": "creating"}, models.ObjectStore),
+    "object_stores.create by its earlier keyword": Case(
+        lambda c: c.object_stores.create(name="media", size=10),
+        "POST /v2/objectstores?region=LON1", {"name": "media", "region": "LON1", "size": 10},
+        OBJECT_STORE | {"status": "creating"}, models.ObjectStore),
+    "object_stores.stats": Case(
+        lambda c: c.object_stores.stats("s1"),
+        "GET /v2/objectstores/s1/stats?region=LON1", None,
+        {"size_kb_utilised": 12, "max_size_kb": 524288000, "num_objects": 3},
+        models.ObjectStoreStats),
     "object_stores.update": Case(
         lambda c: c.object_stores.update("s1", max_size_gb=20),
         "PATCH /v2/objectstores/s1?region=LON1", {"region": "LON1", "max_size_gb": 20},
@@ -233,6 +242,14 @@ CASES: dict[str, Case] = {
         lambda c: c.reserved_ips.update("ip1", name="edge2", region=" nyc1 "),
         "PUT /v2/vpc/ips/ip1?region=NYC1", {"name": "edge2", "region": "NYC1"},
         {"id": "ip1", "name": "edge2"}, models.ReservedIp),
+    "load_balancers.update of the settings the official clients update in place": Case(
+        lambda c: c.load_balancers.update(
+            "lb1", max_concurrent_requests=500, session_affinity_config_timeout=60,
+            options={"server_timeout": 30}, firewall_rule="22"),
+        "PUT /v2/vpc/loadbalancers/lb1?region=LON1",
+        {"max_concurrent_requests": 500, "session_affinity_config_timeout": 60,
+         "options": {"server_timeout": 30}, "firewall_rule": "22"},
+        LOAD_BALANCER, models.LoadBalancer),
     "load_balancers.update in a region as typed": Case(
         lambda c: c.load_balancers.update("lb1", name="front2", region="phx1"),
         "PUT /v2/vpc/loadbalancers/lb1?region=PHX1", {"name": "front2"},

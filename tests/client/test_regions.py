@@ -29,11 +29,12 @@ def test_the_regions_are_listed_without_a_region(client: Client, api: FakeAPI) -
 def test_only_the_code_is_required_and_unknown_fields_are_ignored(
     client: Client, api: FakeAPI
 ) -> None:
-    enlarged = [{**REGIONS[1], "features": ["lb"], "out_of_capacity": False}, {"code": "NYC1"}]
+    enlarged = [{**REGIONS[1], "x_added_later": ["lb"]}, {"code": "NYC1"}]
     api.queue(answer(200, enlarged))
     far, trimmed = client.regions.list()
-    assert far.model_dump() == REGIONS[1]
-    assert trimmed.model_dump() == {"code": "NYC1", "name": None, "country": None, "default": None}
+    assert {k: v for k, v in far.model_dump().items() if v is not None} == REGIONS[1]
+    assert set(trimmed.model_dump().values()) == {"NYC1", None}
+    assert trimmed.offers("object_store")  # a region answered without features offers all
 
     api.queue(answer(200, enlarged))
     assert client.regions.default() is None
@@ -44,3 +45,20 @@ def test_only_the_code_is_required_and_unknown_fields_are_ignored(
     api.queue(answer(200, {"regions": REGIONS}))
     with pytest.raises(InvalidResponseError, match="a JSON array was expected"):
         client.regions.list()
+
+
+def test_a_regions_features_type_capacity_and_country_name_are_read(
+    client: Client, api: FakeAPI
+) -> None:
+    official = {
+        **REGIONS[0],
+        "type": "public",
+        "out_of_capacity": False,
+        "country_name": "United Kingdom",
+        "features": {"object_store": True, "loadbalancer": False},
+    }
+    api.queue(answer(200, [official, {"code": "FAKE", "features": ["object_store"]}]))
+    lon, fake = client.regions.list()
+    assert (lon.type, lon.out_of_capacity, lon.country_name) == ("public", False, "United Kingdom")
+    assert lon.offers("object_store") and not lon.offers("loadbalancer")
+    assert fake.offers("object_store") and not fake.offers("kubernetes")

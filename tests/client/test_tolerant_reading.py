@@ -66,7 +66,6 @@ CALLS = [
     Call("firewalls.get", lambda c: c.firewalls.get("f1"), FIREWALL),
     Call("firewalls.list", lambda c: c.firewalls.list(), FIREWALL, "array"),
     Call("firewalls.create", lambda c: c.firewalls.create(name="web", network_id="n1"), FIREWALL),
-    Call("firewalls.update", lambda c: c.firewalls.update("f1", name="web"), FIREWALL),
     Call("firewall_rules.list", lambda c: c.firewall_rules.list("f1"), RULE, "array"),
     Call("firewall_rules.get", lambda c: c.firewall_rules.get("f1", "r1"), RULE, "array"),
     Call(
@@ -163,6 +162,13 @@ def test_only_the_id_is_required_and_unknown_fields_are_ignored(
 # -- shapes the official clients' fixtures show ------------------------------------------------
 
 
+def test_a_firewall_rename_answered_with_the_result_alone(client: Client, api: FakeAPI) -> None:
+    api.queue(answer(200, {"result": "success"}))
+    assert client.firewalls.update("f1", name="web").result == "success"
+    api.queue(answer(200, {"id": "f1", "result": "success", "name": "web"}))
+    assert client.firewalls.update("f1", name="web").name == "web"
+
+
 def test_webhooks_and_balancers_without_created_at_or_max_concurrent_requests(
     client: Client, api: FakeAPI
 ) -> None:
@@ -221,13 +227,16 @@ def test_a_webhook_create_answered_with_the_whole_webhook(client: Client, api: F
 
 def test_a_quota_with_fewer_and_more_counters(client: Client, api: FakeAPI) -> None:
     counters = {"loadbalancer_count_limit": 16, "objectstore_gb_usage": 500}
-    trimmed = {k: v for k, v in QUOTA.items() if k != "clusters_current_count"}
-    api.queue(answer(200, trimmed | counters))
+    unknown = {"kubernetes_node_count_limit": 30}
+    fewer = ("clusters_current_count", "objectstore_gb_limit", "loadbalancer_count_usage")
+    trimmed = {k: v for k, v in QUOTA.items() if k not in fewer}
+    api.queue(answer(200, trimmed | counters | unknown))
     quota = client.quota.get()
     assert quota.clusters_current_count is None
     assert quota.network_count_limit == QUOTA["network_count_limit"]
-    assert quota.model_dump()["loadbalancer_count_limit"] == 16
-    assert quota.model_extra == counters
+    assert (quota.loadbalancer_count_limit, quota.objectstore_gb_usage) == (16, 500)
+    assert quota.objectstore_gb_limit is None
+    assert quota.model_extra == unknown
 
 
 def test_object_store_size_answered_as_max_size(client: Client, api: FakeAPI) -> None:
@@ -258,3 +267,13 @@ def test_balancer_backends_without_protocol_and_with_a_health_check_port(
 def test_a_page_without_items_is_an_empty_page(client: Client, api: FakeAPI) -> None:
     api.queue(answer(200, {"page": 1, "pages": 1, "items": None}))
     assert client.reserved_ips.list() == []
+
+
+def test_a_network_list_item_with_its_region_in_lower_case_and_a_vlan(
+    client: Client, api: FakeAPI
+) -> None:
+    vlan = {"vlan_id": 42, "cidr_v4": "10.9.0.0/24", "gateway_ipv4": "10.9.0.1"}
+    api.queue(answer(200, [NETWORK | {"region": "lon1", "vlan_connect": vlan}, NETWORK]))
+    attached, plain = client.networks.list()
+    assert (attached.region, attached.vlan_connect) == ("LON1", vlan)
+    assert (plain.region, plain.vlan_connect) == (None, None)

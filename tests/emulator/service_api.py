@@ -54,6 +54,9 @@ class RecordingBuckets:
     def reset(self) -> None:
         self.resets += 1
 
+    def contents(self, name: str) -> tuple[int, int]:
+        return 0, 0
+
 
 @dataclass
 class Reply:

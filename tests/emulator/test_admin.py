@@ -223,7 +223,7 @@ def test_reset_forgets_everything_but_the_default_account(
         "id"
     ] != old_default_network
     api.ok("GET", "/ips")
-    api.with_key(other["api_key"]).error(401, "authentication_invalid_key", "GET", "/networks")
+    api.with_key(other["api_key"]).error(401, "database_account_not_found", "GET", "/networks")
     assert api.ok("GET", "/objectstore/credentials")["items"] == []
 
 

@@ -2,6 +2,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from .service_api import Api, RecordingEvents
 
 FIELDS = {
@@ -53,13 +55,22 @@ def test_keys_are_unique_across_the_service(api: Api, other: Api) -> None:
 
 def test_create_validates(api: Api) -> None:
     api.error(400, "parameter_name_missing", "POST", PATH, {})
-    body = {"name": "a", "access_key_id": "lower"}
-    api.error(400, "parameter_access_key_id_invalid", "POST", PATH, body)
+    for wrong in ("ab", "has space", "a/b", "x" * 129):
+        body = {"name": "a", "access_key_id": wrong}
+        api.error(400, "parameter_access_key_id_invalid", "POST", PATH, body)
     body = {"name": "a", "secret_access_key_id": "short"}
     api.error(400, "parameter_secret_access_key_id_invalid", "POST", PATH, body)
     api.error(400, "parameter_max_size_gb_invalid", "POST", PATH, {"name": "a", "max_size_gb": -1})
     api.ok("POST", PATH, {"name": "a"})
     api.error(409, "database_objectstore_credential_duplicate_name", "POST", PATH, {"name": "a"})
+
+
+@pytest.mark.parametrize("key", ["1234567890", "my-access-key"])
+def test_the_access_keys_the_terraform_tests_choose_are_taken(api: Api, key: str) -> None:
+    credential = api.ok("POST", PATH, {"name": "tf", "access_key_id": key})
+    assert credential["access_key_id"] == key
+    store = api.ok("POST", "/objectstores", {"name": "s", "access_key_id": key})
+    assert store["owner_info"]["access_key_id"] == key
 
 
 def test_update(any_api: Api, events: RecordingEvents) -> None:

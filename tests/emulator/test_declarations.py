@@ -14,7 +14,7 @@ import typing
 from typing import Any
 
 import pytest
-from pydantic import BaseModel
+from pydantic import AliasChoices, BaseModel
 
 from altostratus.client import AltostratusError, Client, models
 from altostratus.client._collection import Collection
@@ -49,6 +49,7 @@ ANSWERS: dict[str, type[BaseModel]] = {
     "ReservedIpPage": Page[models.ReservedIp],
     "ObjectStore": models.ObjectStore,
     "ObjectStorePage": Page[models.ObjectStore],
+    "ObjectStoreStats": models.ObjectStoreStats,
     "Credential": models.ObjectStoreCredential,
     "CredentialPage": Page[models.ObjectStoreCredential],
     "Webhook": models.Webhook,
@@ -85,11 +86,26 @@ def _model_of(annotation: Any) -> type[BaseModel] | None:
     return None
 
 
+def _aliases(field: Any) -> tuple[str, ...]:
+    """The other names a model field is read under (``max_size`` for ``max_size_gb``)."""
+    alias = field.validation_alias
+    if isinstance(alias, str):
+        return (alias,)
+    if isinstance(alias, AliasChoices):
+        return tuple(choice for choice in alias.choices if isinstance(choice, str))
+    return ()
+
+
 def _missing_fields(schema: dict[str, Any], model: type[BaseModel], where: str) -> list[str]:
     """Every property of ``schema`` (and of the objects inside it) that ``model`` lacks."""
     missing = []
+    read_as = {
+        name: field
+        for field_name, field in model.model_fields.items()
+        for name in (field_name, *_aliases(field))
+    }
     for name, prop in _resolve(schema).get("properties", {}).items():
-        field = model.model_fields.get(name)
+        field = read_as.get(name)
         if field is None:
             missing.append(f"{where}.{name}")
             continue
@@ -215,7 +231,9 @@ class _Recorder:
 
 #: Values a client call checks before sending (other parameters get a text value).
 _SAMPLES: dict[str, Any] = {
-    "backends": [{"ip": "10.0.0.2", "protocol": "TCP", "source_port": 80, "target_port": 80}]
+    "backends": [{"ip": "10.0.0.2", "protocol": "TCP", "source_port": 80, "target_port": 80}],
+    "options": {"server_timeout": 60, "client_timeout": "30s"},
+    "size": None,  # the earlier name of an object store's max_size_gb: one of the two is given
 }
 
 
@@ -267,6 +285,9 @@ OTHER_CLIENTS_ONLY = {
     ("RuleUpdate", "ports"),
     ("RuleUpdate", "action"),
     ("ReservedIpAction", "assign_to_type"),
+    ("RuleCreate", "firewall_id"),
+    ("RuleUpdate", "firewall_id"),
+    ("FirewallUpdate", "network_id"),
 }
 
 

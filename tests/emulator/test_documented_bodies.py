@@ -40,6 +40,7 @@ SAMPLES: dict[str, Any] = {
     "url": "http://127.0.0.1:9/hook",
     "events": ["*"],
     "rules": [{"protocol": "tcp", "start_port": "22"}],
+    "options": {"server_timeout": 60, "client_timeout": "30s"},
 }
 
 

@@ -60,11 +60,22 @@ def test_default_rules_can_be_left_out(any_api: Api) -> None:
 
 def test_create_validates(api: Api, network: dict[str, Any]) -> None:
     api.error(400, "parameter_name_missing", "POST", "/firewalls", {"network_id": network["id"]})
-    api.error(400, "parameter_network_id_missing", "POST", "/firewalls", {"name": "a"})
     body = {"name": "a", "network_id": "nope"}
     api.error(404, "database_network_not_found", "POST", "/firewalls", body)
     body = {"name": "a", "network_id": network["id"], "region": "FRA1"}
     api.error(404, "database_network_not_found", "POST", "/firewalls", body)
+
+
+def test_a_firewall_without_a_network_is_on_the_regions_default_network(api: Api) -> None:
+    for body in ({"name": "a"}, {"name": "b", "network_id": ""}):
+        created = api.ok("POST", "/firewalls", body)
+        default = next(n for n in api.ok("GET", "/networks") if n["default"])
+        assert api.ok("GET", f"/firewalls/{created['id']}")["network_id"] == default["id"]
+    fra = api.ok("POST", "/firewalls", {"name": "c", "region": "FRA1"})
+    fra_default = api.ok("GET", "/networks", query={"region": "FRA1"})[0]
+    assert fra_default["default"]
+    got = api.ok("GET", f"/firewalls/{fra['id']}", query={"region": "FRA1"})
+    assert got["network_id"] == fra_default["id"]
 
 
 def test_names_are_unique_per_region(api: Api, firewall: dict[str, Any]) -> None:

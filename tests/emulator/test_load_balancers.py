@@ -24,6 +24,8 @@ FIELDS = {
     "session_affinity",
     "session_affinity_config_timeout",
     "enable_proxy_protocol",
+    "options",
+    "firewall_rule",
 }
 
 

@@ -6,7 +6,7 @@ import pytest
 
 from .service_api import S3_URL, Api, RecordingBuckets, RecordingEvents
 
-FIELDS = {"id", "name", "max_size_gb", "owner_info", "status", "objectstore_endpoint"}
+FIELDS = {"id", "name", "max_size_gb", "max_size", "owner_info", "status", "objectstore_endpoint"}
 
 
 def test_create_makes_a_bucket_and_an_owner_credential(
@@ -21,7 +21,11 @@ def test_create_makes_a_bucket_and_an_owner_credential(
     credentials = any_api.ok("GET", "/objectstore/credentials")["items"]
     assert [c["name"] for c in credentials] == [bucket]
     owner = credentials[0]
-    assert store["owner_info"] == {"name": bucket, "access_key_id": owner["access_key_id"]}
+    assert store["owner_info"] == {
+        "name": bucket,
+        "access_key_id": owner["access_key_id"],
+        "credential_id": owner["id"],
+    }
     assert events.names() == ["objectstorecredential.created", "objectstore.created"]
 
 
@@ -38,7 +42,11 @@ def test_create_with_a_credential_and_size(any_api: Api) -> None:
     body = {"name": "docs", "size": 5, "access_key_id": credential["access_key_id"]}
     store = any_api.ok("POST", "/objectstores", body)
     assert store["max_size_gb"] == 5
-    assert store["owner_info"] == {"name": "keys", "access_key_id": credential["access_key_id"]}
+    assert store["owner_info"] == {
+        "name": "keys",
+        "access_key_id": credential["access_key_id"],
+        "credential_id": credential["id"],
+    }
     assert len(any_api.ok("GET", "/objectstore/credentials")["items"]) == 1
     any_api.error(
         409,

@@ -412,6 +412,74 @@ def test_strict_takes_every_shape_of_the_official_clients(
     strict.ok("GET", "/quota", query=query)
 
 
+def test_strict_takes_the_fields_the_official_clients_always_send(
+    strict: Api, network: dict[str, Any]
+) -> None:
+    """``firewall_id`` in rule bodies, ``network_id`` on a firewall's rename, ``nameservers_v4``
+    on a network's update; each must agree with what it names."""
+    query = {"region": "LON1"}
+    firewall = strict.ok("POST", "/firewalls", {"name": "fw", "create_rules": False})
+    rules = f"/firewalls/{firewall['id']}/rules"
+    rule = strict.ok(
+        "POST", rules, {"protocol": "tcp", "start_port": "22", "firewall_id": firewall["id"]}
+    )
+    strict.ok("PUT", f"{rules}/{rule['id']}", {"label": "ssh", "firewall_id": firewall["id"]})
+    strict.error(
+        400,
+        "parameter_firewall_id_invalid",
+        "POST",
+        rules,
+        {"protocol": "tcp", "start_port": "23", "firewall_id": "another"},
+    )
+    default = next(n for n in strict.ok("GET", "/networks") if n["default"])
+    renamed = {"name": "fw2", "network_id": default["id"]}
+    strict.ok("PUT", f"/firewalls/{firewall['id']}", renamed, query=query)
+    assert strict.ok("GET", f"/firewalls/{firewall['id']}")["name"] == "fw2"
+    moved = {"name": "fw3", "network_id": network["id"]}
+    strict.error(400, "parameter_network_id_invalid", "PUT", f"/firewalls/{firewall['id']}", moved)
+    update = {"label": "app", "nameservers_v4": "9.9.9.9,1.1.1.1"}
+    strict.ok("PUT", f"/networks/{network['id']}", update, query=query)
+    assert strict.ok("GET", f"/networks/{network['id']}")["nameservers_v4"] == [
+        "9.9.9.9",
+        "1.1.1.1",
+    ]
+
+
+def test_balancer_settings_the_official_update_sends_apply_in_place(
+    strict: Api, network: dict[str, Any]
+) -> None:
+    body = {"name": "lb", "network_id": network["id"], "backends": [BACKEND]}
+    created = strict.ok("POST", "/loadbalancers", body)
+    update = {
+        "max_concurrent_requests": 200,
+        "session_affinity_config_timeout": 30,
+        "options": {"server_timeout": "60s", "client_timeout": 0},
+        "firewall_rule": "80,443",
+    }
+    updated = strict.ok("PUT", f"/loadbalancers/{created['id']}", update)
+    assert (updated["max_concurrent_requests"], updated["session_affinity_config_timeout"]) == (
+        200,
+        30,
+    )
+    assert updated["options"] == {"server_timeout": "60s"}
+    assert updated["firewall_rule"] == "80,443" and updated["id"] == created["id"]
+    strict.error(
+        400,
+        "parameter_options_invalid",
+        "PUT",
+        f"/loadbalancers/{created['id']}",
+        {"options": {"server_timeout": -1}},
+    )
+
+
+def test_an_object_store_answers_both_size_names_and_its_usage(api: Api) -> None:
+    store = api.ok("POST", "/objectstores", {"name": "s", "max_size_gb": 5})
+    assert store["max_size"] == store["max_size_gb"] == 5
+    stats = api.ok("GET", f"/objectstores/{store['id']}/stats")
+    assert stats == {"size_kb_utilised": 0, "max_size_kb": 5 * 1024**2, "num_objects": 0}
+    api.error(404, "database_objectstore_not_found", "GET", "/objectstores/nope/stats")
+
+
 @pytest.mark.parametrize("name", sorted(BODIES))
 def test_the_document_shows_every_field_a_body_takes(name: str) -> None:
     """Each body's fields and aliases (the names the parameter layer keeps) are documented."""

@@ -118,6 +118,7 @@ def scenario(api: Api, check: Checker) -> None:
     store = check.call("POST", "/objectstores", {"name": "s"})
     check.call("GET", "/objectstores")
     check.call("GET", f"/objectstores/{store['id']}")
+    check.call("GET", f"/objectstores/{store['id']}/stats")
     check.call("PATCH", f"/objectstores/{store['id']}", {"max_size_gb": 2})
     check.call("PUT", f"/objectstores/{store['id']}", {"max_size_gb": 3})
     check.call("DELETE", f"/objectstores/{store['id']}")

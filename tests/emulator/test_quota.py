@@ -17,6 +17,8 @@ NAMES = (
     "security_group",
     "security_group_rule",
     "port_count",
+    "loadbalancer_count",
+    "objectstore_gb",
 )
 
 
@@ -41,6 +43,7 @@ def test_the_quota_object(api: Api) -> None:
         "security_group_rule": 200,
         "public_ip_address": 10,
     }
+    assert (body["loadbalancer_count_limit"], body["objectstore_gb_limit"]) == (16, 100000)
     assert all(body[f"{n}_usage"] == 0 for n in NAMES)
 
 

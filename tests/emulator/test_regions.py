@@ -9,11 +9,34 @@ from altostratus.emulator import Emulator
 
 from .service_api import Api
 
+EVERY_FEATURE = {
+    "iaas": True,
+    "kubernetes": True,
+    "object_store": True,
+    "loadbalancer": True,
+    "dbaas": True,
+    "volume": True,
+}
+
+
+def _region(code: str, name: str, country: str, country_name: str) -> dict[str, object]:
+    return {
+        "code": code,
+        "name": name,
+        "type": "public",
+        "out_of_capacity": False,
+        "country": country,
+        "country_name": country_name,
+        "features": EVERY_FEATURE,
+        "default": code == "LON1",
+    }
+
+
 REGIONS = [
-    {"code": "LON1", "name": "London 1", "country": "GB", "default": True},
-    {"code": "FRA1", "name": "Frankfurt 1", "country": "DE", "default": False},
-    {"code": "NYC1", "name": "New York 1", "country": "US", "default": False},
-    {"code": "PHX1", "name": "Phoenix 1", "country": "US", "default": False},
+    _region("LON1", "London 1", "GB", "United Kingdom"),
+    _region("FRA1", "Frankfurt 1", "DE", "Germany"),
+    _region("NYC1", "New York 1", "US", "United States"),
+    _region("PHX1", "Phoenix 1", "US", "United States"),
 ]
 
 
@@ -37,10 +60,37 @@ def test_every_listed_region_can_hold_resources(api: Api) -> None:
 def test_the_regions_need_a_valid_key(api: Api) -> None:
     reply = api.with_key("sk-wrong").get("/v2/regions")
     assert reply.status == 401
-    assert reply.body["code"] == "authentication_invalid_key"
+    assert reply.body["code"] == "database_account_not_found"
 
 
 def test_the_client_reads_the_emulators_regions(fresh_emulator: Emulator) -> None:
     with Client(api_key=fresh_emulator.api_key, api_url=fresh_emulator.api_url) as client:
         regions = client.regions.list()
     assert [r.model_dump() for r in regions] == REGIONS
+
+
+def test_extra_region_codes_with_their_features() -> None:
+    extra = ["local", "FAKE:object_store,loadbalancer"]
+    with (
+        Emulator(extra_regions=extra) as emulator,
+        Client(emulator.api_key, emulator.api_url) as client,
+    ):
+        regions = {region.code: region for region in client.regions.list()}
+        assert list(regions)[-2:] == ["LOCAL", "FAKE"]
+        assert all(regions["LOCAL"].offers(f) for f in EVERY_FEATURE)
+        offered = {
+            **dict.fromkeys(EVERY_FEATURE, False),
+            "object_store": True,
+            "loadbalancer": True,
+        }
+        assert regions["FAKE"].features == offered
+        store = client.object_stores.create(name="media", region="fake")
+        assert client.object_stores.get(store.id, region="FAKE").name == "media"
+        network = client.networks.list(region="LOCAL")[0]
+        assert network.default and network.label == "Default"
+
+
+@pytest.mark.parametrize("wrong", ["LON1", "1ABC", "X:teleport", ""])
+def test_an_extra_region_must_be_new_and_name_known_features(wrong: str) -> None:
+    with pytest.raises(ValueError):
+        Emulator(extra_regions=[wrong])

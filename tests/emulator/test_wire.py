@@ -30,16 +30,18 @@ def test_missing_or_unknown_keys_answer_401(api: Api, authorization: str | None)
     headers = {} if authorization is None else {"Authorization": authorization}
     response = api.client.get("/v2/vpc/networks", headers=headers)
     assert response.status_code == 401
+    # A key the service does not know is an account it cannot find; no key at all is invalid.
+    unknown = authorization == "bearer wrong"
     assert response.json == {
         "result": "failed",
-        "code": "authentication_invalid_key",
+        "code": "database_account_not_found" if unknown else "authentication_invalid_key",
         "reason": response.json["reason"],
     }
 
 
 def test_401_comes_before_anything_is_changed(api: Api) -> None:
     api.with_key("wrong").error(
-        401, "authentication_invalid_key", "POST", "/networks", {"label": "x"}
+        401, "database_account_not_found", "POST", "/networks", {"label": "x"}
     )
     assert len(api.ok("GET", "/networks")) == 1
 

@@ -30,7 +30,7 @@ INVALID = [
     (NetworkProvider(), {"region": "MARS1"}, "region"),
     (NetworkProvider(), {"label": 5}, "label"),
     (NetworkProvider(), {"ipv4_enabled": "yes"}, "ipv4_enabled"),
-    (FirewallProvider(), {}, "network_id"),
+    (FirewallProvider(), {"network_id": " "}, "network_id"),
     (FirewallProvider(), {"network_id": "n", "name": ""}, "name"),
     (FirewallRuleProvider(), {**RULE, "protocol": "sctp"}, "protocol"),
     (FirewallRuleProvider(), {**RULE, "start_port": "0"}, "start_port"),

@@ -33,7 +33,7 @@ COLLECTIONS = {
     "ObjectStoreCredential": "object_store_credentials",
     "Webhook": "webhooks",
 }
-SENT_AS = {("ObjectStore", "create", "max_size_gb"): "size"}
+SENT_AS: dict[tuple[str, str, str], str] = {}
 """Inputs the request names otherwise."""
 NOT_SENT = {("ReservedIp", "create", "assign_to_id"), ("ReservedIp", "update", "assign_to_id")}
 """Inputs sent by another call (a reserved IP is assigned by its ``assign`` action)."""

@@ -85,7 +85,17 @@ def test_fields_the_api_cannot_update_are_replaced() -> None:
     }
     result = _diff(LoadBalancerProvider(), olds, {**news, "__name_prefix": "lb"})
     assert result.changes is True
-    assert result.replaces == ["network_id", "max_concurrent_requests"]
+    assert result.replaces == ["network_id"]
+
+
+def test_settings_the_official_clients_update_in_place_do_not_replace_a_balancer() -> None:
+    olds = {"name": "lb", "network_id": "n1", "region": "LON1", "backends": [B1]}
+    olds |= {"max_concurrent_requests": 10000, "session_affinity_config_timeout": 10800}
+    news = {**olds, "max_concurrent_requests": 5, "session_affinity_config_timeout": 60}
+    result = _diff(LoadBalancerProvider(), olds, {**news, "__name_prefix": "lb"})
+    assert result.changes is True and result.replaces == []
+    changed_firewall = {**olds, "firewall_id": "fw2", "__name_prefix": "lb"}
+    assert _diff(LoadBalancerProvider(), olds, changed_firewall).replaces == ["firewall_id"]
     assert result.delete_before_replace is False
 
 

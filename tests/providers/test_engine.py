@@ -16,7 +16,7 @@ from altostratus.client import Client
 
 from .scenarios import IDS, SCENARIOS, Scenario, assert_filled, dependencies
 
-UNIQUE_NAMES = [s for s in SCENARIOS if s.provider.naming == "name"]
+UNIQUE_NAMES = [s for s in SCENARIOS if s.provider.naming == "name" and s.replace]
 REPLACEABLE = [s for s in SCENARIOS if s.replace]
 WEBHOOK = next(s for s in SCENARIOS if s.name == "webhook")
 

@@ -43,7 +43,9 @@ def test_the_fuzzed_document_is_the_one_the_emulator_serves(emulator: Emulator) 
 def live_ids(fresh_emulator: Emulator) -> dict[str, str]:
     """One record of each kind (quota raised so creates are not refused for quota)."""
     emulator = fresh_emulator
-    emulator.set_quota(network_count=1000, public_ip_address=1000, security_group=1000)
+    emulator.set_quota(
+        network_count=1000, public_ip_address=1000, security_group=1000, loadbalancer_count=1000
+    )
     with Client(api_key=emulator.api_key, api_url=emulator.api_url) as api:
         network = api.networks.create(label="fuzz", cidr_v4="10.9.0.0/24")
         firewall = api.firewalls.create(name="fuzz", network_id=network.id)

@@ -142,6 +142,27 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="refuse (400) request fields the service would ignore, instead of logging them",
     )
+    parser.add_argument(
+        "--extra-region",
+        action="append",
+        default=[],
+        metavar="CODE[:FEATURES]",
+        type=_extra_region,
+        help="serve another region code (repeatable); FEATURES, comma-separated, limits what "
+        "it offers (default: every feature)",
+    )
+
+
+def _extra_region(text: str) -> str:
+    try:
+        from altostratus.emulator.vocabulary import extra_region
+    except ModuleNotFoundError:  # the emulator extra is missing: the command says so
+        return text
+    try:
+        extra_region(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text
 
 
 def _run(args: argparse.Namespace) -> int:

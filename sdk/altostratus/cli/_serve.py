@@ -78,4 +78,5 @@ def _emulator(args: argparse.Namespace) -> Emulator:
         remote_deliveries=args.remote_deliveries,
         state_dir=args.state_dir,
         strict=args.strict,
+        extra_regions=args.extra_region,
     )

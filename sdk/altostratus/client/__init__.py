@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from altostratus.client.models import ObjectStore as ObjectStore
     from altostratus.client.models import ObjectStoreCredential as ObjectStoreCredential
     from altostratus.client.models import ObjectStoreOwner as ObjectStoreOwner
+    from altostratus.client.models import ObjectStoreStats as ObjectStoreStats
     from altostratus.client.models import Quota as Quota
     from altostratus.client.models import Region as Region
     from altostratus.client.models import ReservedIp as ReservedIp

@@ -14,10 +14,11 @@ class FirewallsAPI(RegionalCollection[Firewall]):
         self,
         *,
         name: str,
-        network_id: str,
+        network_id: str | None = None,
         region: str | None = None,
         create_default_rules: bool | None = None,
     ) -> FirewallCreated:
+        """Create a firewall on `network_id`, or on the region's default network."""
         body = fields(name=name, network_id=network_id, create_default_rules=create_default_rules)
         return self._one(FirewallCreated, "POST", PATH, region=region, body=body)
 

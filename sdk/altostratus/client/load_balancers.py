@@ -15,7 +15,9 @@ def _backends(backends: Backends | None) -> list[dict[str, Any]] | None:
     """Backends as sent; a mapping with an unknown or missing field is refused (ValidationError)."""
     if backends is None:
         return None
-    return [LoadBalancerBackend.model_validate(item).model_dump() for item in backends]
+    return [
+        LoadBalancerBackend.model_validate(item).model_dump(exclude_none=True) for item in backends
+    ]
 
 
 class LoadBalancersAPI(RegionalCollection[LoadBalancer]):
@@ -36,9 +38,12 @@ class LoadBalancersAPI(RegionalCollection[LoadBalancer]):
         enable_proxy_protocol: str | None = None,
         max_concurrent_requests: int | None = None,
         firewall_id: str | None = None,
+        options: Mapping[str, int | str] | None = None,
+        firewall_rule: str | None = None,
     ) -> LoadBalancer:
         """Create a balancer; it answers `state == ""` until it is ready (`available`).
-        `firewall_id` names a firewall of the region for it (the service answers it as given)."""
+        `firewall_id` names a firewall of the region for it (the service answers it as given);
+        `options` holds `server_timeout` and `client_timeout`."""
         body = fields(
             name=name,
             network_id=network_id,
@@ -50,6 +55,8 @@ class LoadBalancersAPI(RegionalCollection[LoadBalancer]):
             enable_proxy_protocol=enable_proxy_protocol,
             max_concurrent_requests=max_concurrent_requests,
             firewall_id=firewall_id,
+            options=None if options is None else dict(options),
+            firewall_rule=firewall_rule,
         )
         return self._one(LoadBalancer, "POST", PATH, region=region, body=body)
 
@@ -64,8 +71,12 @@ class LoadBalancersAPI(RegionalCollection[LoadBalancer]):
         enable_proxy_protocol: str | None = None,
         backends: Backends | None = None,
         region: str | None = None,
+        session_affinity_config_timeout: int | None = None,
+        max_concurrent_requests: int | None = None,
+        options: Mapping[str, int | str] | None = None,
+        firewall_rule: str | None = None,
     ) -> LoadBalancer:
-        """Update a balancer; `backends`, when given, replaces the whole set."""
+        """Update a balancer in place; `backends`, when given, replaces the whole set."""
         body = fields(
             name=name,
             algorithm=algorithm,
@@ -73,6 +84,10 @@ class LoadBalancersAPI(RegionalCollection[LoadBalancer]):
             session_affinity=session_affinity,
             enable_proxy_protocol=enable_proxy_protocol,
             backends=_backends(backends),
+            session_affinity_config_timeout=session_affinity_config_timeout,
+            max_concurrent_requests=max_concurrent_requests,
+            options=None if options is None else dict(options),
+            firewall_rule=firewall_rule,
         )
         path = self._item(id)
         return self._one(LoadBalancer, "PUT", path, region=region, body=body, body_region=False)

@@ -32,6 +32,17 @@ class NetworksAPI(RegionalCollection[Network]):
         )
         return self._one(NetworkCreated, "POST", PATH, region=region, body=body)
 
-    def update(self, id: str, *, label: str, region: str | None = None) -> NetworkUpdated:
-        body = {"label": label}
+    def update(
+        self,
+        id: str,
+        *,
+        label: str,
+        region: str | None = None,
+        nameservers_v4: Sequence[str] | str | None = None,
+    ) -> NetworkUpdated:
+        """Rename a network (the service requires the label on every update) and, when given,
+        replace its name servers (sent as comma-separated text)."""
+        if nameservers_v4 is not None and not isinstance(nameservers_v4, str):
+            nameservers_v4 = ",".join(nameservers_v4)
+        body = fields(label=label, nameservers_v4=nameservers_v4)
         return self._one(NetworkUpdated, "PUT", self._item(id), region=region, body=body)

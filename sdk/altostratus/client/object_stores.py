@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from altostratus.client._collection import RegionalCollection, fields
-from altostratus.client.models import ObjectStore
+from altostratus.client.models import ObjectStore, ObjectStoreStats
 
 PATH = "/v2/objectstores"
 
@@ -17,14 +17,24 @@ class ObjectStoresAPI(RegionalCollection[ObjectStore]):
         self,
         *,
         name: str,
-        size: int | None = None,
+        max_size_gb: int | None = None,
         access_key_id: str | None = None,
         region: str | None = None,
+        size: int | None = None,
     ) -> ObjectStore:
-        """Create a store of `size` GB (service default 500); without `access_key_id` the
-        service also creates the owner credential. Its status is `creating`, then `ready`."""
+        """Create a store of `max_size_gb` GB (service default 500); without `access_key_id`
+        the service also creates the owner credential. Its status is `creating`, then `ready`.
+        `size` is the earlier name of `max_size_gb`, still taken (the request calls it so)."""
+        if size is not None and max_size_gb is not None and size != max_size_gb:
+            raise ValueError("size and max_size_gb name the same value: give one")
+        size = max_size_gb if max_size_gb is not None else size
         body = fields(name=name, size=size, access_key_id=access_key_id)
         return self._one(ObjectStore, "POST", PATH, region=region, body=body)
+
+    def stats(self, id: str, *, region: str | None = None) -> ObjectStoreStats:
+        """The store's usage: kilobytes used and permitted, objects held."""
+        path = f"{self._item(id)}/stats"
+        return self._one(ObjectStoreStats, "GET", path, region=region)
 
     def update(
         self,

@@ -15,6 +15,8 @@ limit. Webhook deliveries go only to loopback receivers unless ``remote_deliveri
 local emulator makes no traffic beyond the machine by surprise. Fields an operation does not take
 are ignored, as the service does, and listed in the request log (``requests()``); with
 ``strict`` they are refused with a 400 naming the field, so a test catches a wrong call.
+``extra_regions`` adds region codes beside the service's four (``"LOCAL"``, every feature; or
+``"FAKE:object_store,loadbalancer"``, those features only), as the Terraform provider's tests use.
 
 The test controls are methods of the emulator (``add_fault``, ``requests``, ``advance_clock``,
 ``reset``, accounts and quota: the admin endpoints called from Python, see ``control``), and
@@ -24,7 +26,7 @@ The test controls are methods of the emulator (``add_fault``, ``requests``, ``ad
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from types import TracebackType
 
 from altostratus.emulator.app import EmulatorApp
@@ -37,6 +39,7 @@ from altostratus.emulator.s3 import S3Service
 from altostratus.emulator.same_origin import served_hosts
 from altostratus.emulator.server import BackgroundServer
 from altostratus.emulator.state import Settings, State
+from altostratus.emulator.vocabulary import region_catalogue
 from altostratus.emulator.webhooks import WebhookDispatcher
 
 __all__ = ["Clock", "ControlRefused", "Emulator", "EmulatorControls", "StateFileError"]
@@ -64,6 +67,7 @@ class Emulator(EmulatorControls):
         remote_deliveries: bool = False,
         state_dir: str | os.PathLike[str] | None = None,
         strict: bool = False,
+        extra_regions: Sequence[str] = (),
     ) -> None:
         if not api_key:
             raise ValueError("api_key must not be empty")
@@ -82,6 +86,7 @@ class Emulator(EmulatorControls):
             objectstore_ready_seconds=objectstore_ready_seconds,
             delete_seconds=delete_seconds,
             bytes_per_gb=bytes_per_gb,
+            regions=region_catalogue(extra_regions),
         )
         self.state = State(self.clock, api_key=api_key, settings=settings)
         self.s3 = S3Service(self.state)

@@ -173,7 +173,7 @@ class EmulatorApp:
             self.log.note_ignored(entry, ignored)
             if self.strict:
                 refuse_unknown(request, ignored)
-            region = resolve_region(request, params)
+            region = resolve_region(request, params, self.state.settings.regions)
             # The body's typed fields, read and checked before the lock is taken.
             fields = [] if route.body is None else [route.accepts.read(params)]
             call = Call(self.state, account, region, request.args.to_dict(), self.events)
@@ -196,8 +196,14 @@ class EmulatorApp:
     def _authenticate(self, key: str | None) -> Account:
         with self.state.lock:
             account = None if key is None else self.state.accounts.by_key(key)
+        if key is None:
+            raise Unauthorized("Missing API key; send Authorization: bearer <API_KEY>")
         if account is None:
-            raise Unauthorized("Missing or unknown API key; send Authorization: bearer <API_KEY>")
+            # The service answers an unknown key so, and the Terraform provider tests for it.
+            raise Unauthorized(
+                "Unknown API key; send Authorization: bearer <API_KEY>",
+                "database_account_not_found",
+            )
         return account
 
     def run_effects(self, effects: Effects) -> None:

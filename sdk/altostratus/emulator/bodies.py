@@ -26,6 +26,7 @@ from altostratus.emulator.openapi_schemas import BACKEND_FIELDS, TEXT, TEXTS, Sc
 from altostratus.emulator.parsers import (
     Backend,
     parse_backends,
+    parse_balancer_options,
     parse_cidr,
     parse_events,
     parse_http_url,
@@ -69,6 +70,13 @@ SENT_BACKEND: Schema = {
     "required": ["ip", "source_port", "target_port"],
     "additionalProperties": False,
 }
+BALANCER_OPTIONS: Schema = {
+    "type": "object",
+    "properties": {
+        "server_timeout": {"oneOf": [{"type": "integer", "minimum": 0}, TEXT]},
+        "client_timeout": {"oneOf": [{"type": "integer", "minimum": 0}, TEXT]},
+    },
+}
 EVENTS: Schema = {
     "type": "array",
     "items": {"type": "string", "enum": list(EVENT_NAMES)},
@@ -84,20 +92,24 @@ class NoFields:
 NO_BODY = Body(NoFields, regional=False)
 
 
+NAMESERVERS = text_list(parse_ipv4, what="comma-separated IPv4 addresses")
+
+
 @dataclass(frozen=True, kw_only=True)
 class NetworkCreate:
     label: str = given(text(), required=True)
     ipv4_enabled: bool | None = given(BOOLEAN)
     cidr_v4: IPv4Network | None = given(parsed(parse_private_cidr))
     """A private range; a free /24 when absent."""
-    nameservers_v4: tuple[str, ...] | None = given(
-        text_list(parse_ipv4, what="comma-separated IPv4 addresses")
-    )
+    nameservers_v4: tuple[str, ...] | None = given(NAMESERVERS)
 
 
 @dataclass(frozen=True, kw_only=True)
 class NetworkUpdate:
     label: str = given(text(), required=True)
+    nameservers_v4: tuple[str, ...] | None = given(
+        NAMESERVERS, about="Replaces the name servers; as the Terraform provider updates them"
+    )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -119,6 +131,9 @@ class _RuleFields:
     )
     direction: str | None = given(choice(*DIRECTIONS), spellings=DIRECTION_ALIASES)
     label: str | None = given(text(blank=True), empty="means no label")
+    firewall_id: str | None = given(
+        text(), about="The firewall of the path, as the official clients repeat it (must agree)"
+    )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -141,7 +156,7 @@ INLINE_RULE = Body(RuleCreate, regional=False, name="InlineRule")
 @dataclass(frozen=True, kw_only=True)
 class FirewallCreate:
     name: str = given(text(), required=True)
-    network_id: str = given(text(), required=True)
+    network_id: str | None = given(text(), about="The region's default network when absent")
     create_default_rules: bool | None = given(BOOLEAN, alias="create_rules")
     rules: tuple[RuleCreate, ...] | None = given(
         objects(INLINE_RULE, what="rule objects"),
@@ -152,9 +167,13 @@ class FirewallCreate:
 @dataclass(frozen=True, kw_only=True)
 class FirewallUpdate:
     name: str | None = given(text())
+    network_id: str | None = given(
+        text(), about="The firewall's network, as the official CLI's rename sends it (must agree)"
+    )
 
 
 BACKENDS = structured(parse_backends, {"type": "array", "items": ref("SentBackend")})
+OPTIONS = structured(parse_balancer_options, ref("BalancerOptions"))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -167,6 +186,13 @@ class _BalancerSettings:
     enable_proxy_protocol: str | None = given(
         choice("", *PROXY_PROTOCOLS), empty="means no proxy protocol"
     )
+    session_affinity_config_timeout: int | None = given(integer(minimum=0))
+    max_concurrent_requests: int | None = given(integer(minimum=1))
+    options: dict[str, int | str] | None = given(OPTIONS)
+    """Server and client timeouts, kept and answered as sent."""
+    firewall_rule: str | None = given(
+        text(), about="The rule the official clients ask the balancer's firewall to hold"
+    )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -174,8 +200,6 @@ class LoadBalancerCreate(_BalancerSettings):
     name: str = given(text(), required=True)
     network_id: str = given(text(), required=True)
     backends: tuple[Backend, ...] = given(BACKENDS, required=True)
-    session_affinity_config_timeout: int | None = given(integer(minimum=0))
-    max_concurrent_requests: int | None = given(integer(minimum=1))
     firewall_id: str | None = given(text(blank=True))
 
 
@@ -278,6 +302,7 @@ BODIES: dict[str, Body[Any]] = {
 
 SCHEMAS: dict[str, Schema] = {
     "SentBackend": SENT_BACKEND,
+    "BalancerOptions": BALANCER_OPTIONS,
     INLINE_RULE.name: INLINE_RULE.schema(),
     **{name: accepted.schema() for name, accepted in BODIES.items()},
 }

@@ -4,7 +4,7 @@
 
     EmulatorError (status, code, reason)
      ├── BadRequest            400  parameter_<name>_invalid / _missing, region_unavailable
-     ├── Unauthorized          401  authentication_invalid_key
+     ├── Unauthorized          401  authentication_invalid_key (no key), database_account_not_found
      ├── Forbidden             403  quota_limit_reached, admin calls from elsewhere than loopback
      ├── NotFound              404  database_<kind>_not_found, not_found
      ├── MethodNotAllowed      405  method_not_allowed

@@ -88,7 +88,14 @@ LOAD_BALANCER_FIELDS: dict[str, Schema] = {
     "session_affinity": choice(*AFFINITIES),
     "session_affinity_config_timeout": INT,
     "enable_proxy_protocol": TEXT,
+    "options": {"type": "object", "properties": {"server_timeout": {}, "client_timeout": {}}},
+    "firewall_rule": TEXT,
+    "reserved_ip_id": TEXT,
+    "reserved_ip_name": TEXT,
+    "reserved_ip": TEXT,
 }
+ASSIGNED_ONLY = ("reserved_ip_id", "reserved_ip_name", "reserved_ip")
+"""A balancer's fields answered only while a reserved IP is assigned to it."""
 
 SCHEMAS: dict[str, Schema] = {
     "Error": closed({"result": choice("failed"), "code": TEXT, "reason": TEXT}),
@@ -131,9 +138,10 @@ SCHEMAS: dict[str, Schema] = {
     "RuleUpdated": closed({"id": TEXT, "result": SUCCESS}),
     "RuleDeleted": closed({"id": TEXT, "result": SUCCESS, "name": TEXT}),
     "Backend": BACKEND,
-    "LoadBalancer": closed(LOAD_BALANCER_FIELDS),
+    "LoadBalancer": closed(LOAD_BALANCER_FIELDS, optional=ASSIGNED_ONLY),
     "LoadBalancerCreated": closed(
-        {k: v for k, v in LOAD_BALANCER_FIELDS.items() if k != "service_name"}
+        {k: v for k, v in LOAD_BALANCER_FIELDS.items() if k != "service_name"},
+        optional=ASSIGNED_ONLY,
     ),
     "ReservedIp": closed(
         {
@@ -152,12 +160,14 @@ SCHEMAS: dict[str, Schema] = {
             "id": TEXT,
             "name": TEXT,
             "max_size_gb": INT,
-            "owner_info": closed({"name": TEXT, "access_key_id": TEXT}),
+            "max_size": INT,
+            "owner_info": closed({"name": TEXT, "access_key_id": TEXT, "credential_id": TEXT}),
             "status": choice("creating", "ready", "deleting"),
             "objectstore_endpoint": TEXT,
         }
     ),
     "ObjectStorePage": page_of("ObjectStore"),
+    "ObjectStoreStats": closed({"size_kb_utilised": INT, "max_size_kb": INT, "num_objects": INT}),
     "Credential": closed(
         {
             "id": TEXT,
@@ -183,7 +193,18 @@ SCHEMAS: dict[str, Schema] = {
         }
     ),
     "WebhookCreated": closed({"result": SUCCESS, "id": TEXT}),
-    "Region": closed({"code": TEXT, "name": TEXT, "country": TEXT, "default": BOOL}),
+    "Region": closed(
+        {
+            "code": TEXT,
+            "name": TEXT,
+            "type": TEXT,
+            "out_of_capacity": BOOL,
+            "country": TEXT,
+            "country_name": TEXT,
+            "features": {"type": "object", "additionalProperties": BOOL},
+            "default": BOOL,
+        }
+    ),
     "Quota": closed(
         {
             "id": TEXT,

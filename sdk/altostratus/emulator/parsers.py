@@ -129,6 +129,28 @@ def parse_backends(name: str, value: Any) -> tuple[Backend, ...]:
     return tuple(backends)
 
 
+BALANCER_OPTIONS = ("server_timeout", "client_timeout")
+
+
+def parse_balancer_options(name: str, value: Any) -> dict[str, int | str]:
+    """A balancer's ``options``: ``server_timeout`` and ``client_timeout``, each a number of
+    seconds or a duration as text (``"60s"``), kept as sent; an empty or zero one is none, and
+    other keys are ignored, as the service ignores them."""
+    if not isinstance(value, dict):
+        raise invalid(name, f"The parameter {name} must be an object")
+    options: dict[str, int | str] = {}
+    for key in BALANCER_OPTIONS:
+        sent = value.get(key)
+        if sent in (None, "", 0):
+            continue
+        if isinstance(sent, bool) or not isinstance(sent, (int, str)):
+            raise invalid(name, f"{name}.{key} must be a number of seconds or a duration")
+        if isinstance(sent, int) and sent < 0:
+            raise invalid(name, f"{name}.{key} cannot be negative")
+        options[key] = sent
+    return options
+
+
 def parse_events(name: str, value: Any) -> tuple[str, ...]:
     """The subscribed event names, without repeats."""
     if not isinstance(value, list) or not value or not all(isinstance(e, str) for e in value):

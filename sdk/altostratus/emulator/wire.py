@@ -77,7 +77,7 @@ def refuse_unknown(request: Request, ignored: dict[str, list[str]]) -> None:
             )
 
 
-def resolve_region(request: Request, params: Params) -> str:
+def resolve_region(request: Request, params: Params, regions: Collection[str] = REGIONS) -> str:
     """The region from the query and the body (they must agree); ``LON1`` when neither names one."""
     query = request.args.get("region") or None
     body = params.raw("region")
@@ -90,9 +90,9 @@ def resolve_region(request: Request, params: Params) -> str:
             "parameter_region_invalid",
         )
     region = (query or body or DEFAULT_REGION).upper()
-    if region not in REGIONS:
+    if region not in regions:
         raise BadRequest(
-            f"The region {region} is not available; use one of {', '.join(REGIONS)}",
+            f"The region {region} is not available; use one of {', '.join(regions)}",
             "region_unavailable",
         )
     return region

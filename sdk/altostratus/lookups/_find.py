@@ -147,9 +147,36 @@ def find(
     if not keys:
         raise ValueError(f"looking up a {provider.kind} needs its id or a key")
     candidates = provider._listed(api, where)
-    record = only([r for r in candidates if matches(r, keys)], lambda r: str(r.id), what)
+    found = [r for r in candidates if matches(r, keys)] or searched(candidates, keys)
+    record = only(found, lambda r: str(r.id), what)
     # A list may answer less than a read (a reserved IP's assignment): the match is read again.
     return str(record.id), provider._fetch(api, str(record.id), props)
+
+
+SEARCHED = ("name", "label")
+"""The keys a lookup also finds as the Terraform data sources find them (see ``searched``)."""
+
+
+def searched(candidates: list[Any], keys: Mapping[str, Any]) -> list[Any]:
+    """The records the Terraform data sources would find when no field equals a ``name`` or
+    ``label`` key: those whose id, name or label is that text; else the one whose id, name or
+    label holds it (a part must be unique: several are refused, listed). The other keys must
+    still be equal."""
+    text = {name: value for name, value in keys.items() if name in SEARCHED}
+    rest = {name: value for name, value in keys.items() if name not in SEARCHED}
+    if len(text) != 1 or not isinstance(next(iter(text.values())), str):
+        return []
+    wanted = next(iter(text.values()))
+    pool = [r for r in candidates if matches(r, rest)]
+
+    def names(record: Any) -> list[str]:
+        values = (getattr(record, field, None) for field in ("id", "name", "label"))
+        return [str(value) for value in values if value]
+
+    exact = [r for r in pool if wanted in names(r)]
+    if exact:
+        return exact
+    return [r for r in pool if any(wanted in value for value in names(r))]
 
 
 def matches_outputs(outputs: Mapping[str, Any], keys: Mapping[str, Any]) -> bool:

@@ -41,10 +41,13 @@ def get_network(
     label: str | None = None,
     default: bool | None = None,
     region: str | None = None,
+    name: str | None = None,
 ) -> GetNetworkResult:
-    """The network with this ``id``, or ``label``, or the region's default network
-    (``default=True``), in ``region`` (the configured one when left out)."""
-    keys = {"label": label, "default": default}
+    """The network with this ``id``, or ``label``, or generated ``name``, or the region's
+    default network (``default=True``), in ``region`` (the configured one when left out). A
+    ``label`` or ``name`` no network has exactly finds, as the Terraform data source does, the
+    network whose id, name or label it is, or the one whose id, name or label holds it."""
+    keys = {"label": label, "name": name, "default": default}
     id_, outputs = find(NetworkProvider(), id=id, keys=keys, region=region)
     return GetNetworkResult.of(id_, outputs)
 
@@ -54,8 +57,9 @@ def get_network_output(
     label: pulumi.Input[str] | None = None,
     default: pulumi.Input[bool] | None = None,
     region: pulumi.Input[str] | None = None,
+    name: pulumi.Input[str] | None = None,
 ) -> pulumi.Output[GetNetworkResult]:
-    return lifted(get_network, id=id, label=label, default=default, region=region)
+    return lifted(get_network, id=id, label=label, default=default, region=region, name=name)
 
 
 # <generated: GetFirewallResult>

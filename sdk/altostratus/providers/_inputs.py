@@ -60,6 +60,8 @@ class Field:
     coerce: Callable[[Any], Any] = _same
     keep_when_absent: bool = True
     secret: bool = False
+    alias: str | None = None
+    """Another keyword the resource's constructor takes for it (the bridged provider's name)."""
 
 
 _RULES = "altostratus.input"
@@ -73,9 +75,10 @@ def arg(
     coerce: Callable[[Any], Any] = _same,
     keep_when_absent: bool = True,
     secret: bool = False,
+    alias: str | None = None,
 ) -> Any:
     """An optional ``Args`` field (default None) carrying the input's rules (see ``Field``)."""
-    rules = Field("", validate, False, replaces, normalize, coerce, keep_when_absent, secret)
+    rules = Field("", validate, False, replaces, normalize, coerce, keep_when_absent, secret, alias)
     return dataclasses.field(default=None, metadata={_RULES: rules})
 
 
@@ -149,6 +152,7 @@ def backend_set(value: Any) -> Any:
                 str(backend.get("protocol")).upper(),
                 to_int(backend.get("source_port")),
                 to_int(backend.get("target_port")),
+                to_int(backend.get("health_check_port")) or None,
             )
         )
     return sorted(keys, key=repr)

@@ -65,7 +65,14 @@ class AltostratusResource(pulumi.dynamic.Resource, Generic[ArgsT]):
         """``inputs`` given as keywords (each resource's generated ``__init__`` lists them) add to
         ``args``, or replace its values; None means left out."""
         props: dict[str, Any] = plain(args) if args is not None else {}
-        props.update({k: plain(v) for k, v in inputs.items() if v is not None})
+        given = {k: plain(v) for k, v in inputs.items() if v is not None}
+        for field in self._provider_class.fields:
+            if field.alias is None or field.alias not in given:
+                continue
+            if field.name in given:
+                raise TypeError(f"{field.alias} is another name of {field.name}: give one")
+            given[field.name] = given.pop(field.alias)
+        props.update(given)
         for name in self._output_names:
             props.setdefault(name, None)
         props[NAME_PREFIX] = resource_name

@@ -25,7 +25,10 @@ _PRIVATE_V4 = tuple(
 )
 # A store's bucket is "<name>-<6 characters>", so the name follows S3's bucket rules, shortened.
 _STORE_NAME = re.compile(r"^[a-z0-9](?:[a-z0-9.-]{0,54}[a-z0-9])?$")
-_ACCESS_KEY = re.compile(r"^[A-Z0-9]{20}$")
+_ACCESS_KEY = re.compile(r"^[A-Za-z0-9._-]{3,128}$")
+"""An access key as the service takes it: the generated ones are 20 upper-case letters and
+digits; chosen ones may be shorter or spelled otherwise (``"1234567890"``, ``"my-access-key"``,
+as the Terraform provider's tests choose them)."""
 _SECRET_KEY = re.compile(r"^[A-Za-z0-9/+=]{40}$")
 MAX_SIZE_GB = 1_000_000
 
@@ -192,7 +195,7 @@ def size_gb(value: Any) -> str | None:
 def access_key(value: Any) -> str | None:
     if isinstance(value, str) and _ACCESS_KEY.match(value):
         return None
-    return "must be 20 upper-case letters and digits"
+    return "must be 3 to 128 letters, digits, dots, hyphens or underscores"
 
 
 def secret_key(value: Any) -> str | None:

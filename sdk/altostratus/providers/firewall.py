@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import pulumi
 
 from altostratus.providers import _validate
 from altostratus.providers._base import Provider
-from altostratus.providers._inputs import arg, inputs_of, region_arg, required
+from altostratus.providers._inputs import arg, inputs_of, region_arg
 from altostratus.providers._records import RegionalRecords
 from altostratus.providers._resource import AltostratusResource
 
@@ -22,7 +22,8 @@ if TYPE_CHECKING:
 
 @dataclass(kw_only=True)
 class FirewallArgs:
-    network_id: pulumi.Input[str] = field(metadata=required(_validate.text, replaces=True))
+    network_id: pulumi.Input[str] | None = arg(_validate.text, replaces=True)
+    """The region's default network when left out, as the service's own tools default it."""
     name: pulumi.Input[str] | None = arg(_validate.text)
     """Unique per region; ``<resource name>-<7 random characters>`` when left out."""
     region: pulumi.Input[str] | None = region_arg()
@@ -42,7 +43,7 @@ class FirewallProvider(RegionalRecords["FirewallRecord"], Provider["FirewallReco
     def _post(self, api: Client, inputs: dict[str, Any]) -> FirewallCreated:
         return api.firewalls.create(
             name=inputs["name"],
-            network_id=inputs["network_id"],
+            network_id=inputs.get("network_id"),
             region=self._region(inputs),
             create_default_rules=inputs.get("create_default_rules"),
         )

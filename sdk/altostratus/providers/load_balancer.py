@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypedDict
 
 import pulumi
+from typing_extensions import NotRequired
 
 from altostratus.providers import _validate
 from altostratus.providers._base import Provider
@@ -26,6 +27,7 @@ _BACKEND_CHECKS = {
     "source_port": _validate.port_number,
     "target_port": _validate.port_number,
 }
+_BACKEND_OPTIONAL = {"health_check_port": _validate.port_number}
 
 
 @dataclass
@@ -35,6 +37,8 @@ class LoadBalancerBackendArgs:
     """TCP or UDP."""
     source_port: pulumi.Input[int]
     target_port: pulumi.Input[int]
+    health_check_port: pulumi.Input[int] | None = None
+    """The port health checks probe; the target port when left out."""
 
 
 # <generated: LoadBalancerBackendArgsDict>
@@ -43,6 +47,7 @@ class LoadBalancerBackendArgsDict(TypedDict):
     protocol: pulumi.Input[str]
     source_port: pulumi.Input[int]
     target_port: pulumi.Input[int]
+    health_check_port: NotRequired[pulumi.Input[int]]
 
 
 # </generated>
@@ -51,12 +56,16 @@ class LoadBalancerBackendArgsDict(TypedDict):
 def _backend(value: Any) -> str | None:
     if not isinstance(value, dict):
         return "must be a backend with ip, protocol, source_port and target_port"
-    unknown = sorted(set(value) - set(_BACKEND_CHECKS))
+    unknown = sorted(set(value) - set(_BACKEND_CHECKS) - set(_BACKEND_OPTIONAL))
     if unknown:
         return f"has unknown fields {unknown}"
-    for key, check in _BACKEND_CHECKS.items():
+    for key, check in {**_BACKEND_CHECKS, **_BACKEND_OPTIONAL}.items():
         if key not in value:
+            if key in _BACKEND_OPTIONAL:
+                continue
             return f"{key} is required"
+        if value[key] is None and key in _BACKEND_OPTIONAL:
+            continue
         reason = None if contains_unknown(value[key]) else check(value[key])
         if reason is not None:
             return f"{key} {reason}"
@@ -64,7 +73,7 @@ def _backend(value: Any) -> str | None:
 
 
 def _backends(value: Any) -> Any:
-    return [{k: to_int(v) for k, v in backend.items()} for backend in value]
+    return [{k: to_int(v) for k, v in backend.items() if v is not None} for backend in value]
 
 
 def _address(backend: dict[str, Any]) -> tuple[str, Any, Any]:
@@ -78,7 +87,8 @@ def _address(backend: dict[str, Any]) -> tuple[str, Any, Any]:
 def completed_backends(answered: Any, given: Any) -> Any:
     """The answered backends, each field the service leaves out (the official clients' answers
     may lack ``protocol``) taken from the given backend of the same address and ports: what the
-    service does not report stays as the program set it, rather than show as a change."""
+    service does not report stays as the program set it, rather than show as a change; and a
+    ``health_check_port`` the program did not set is left out."""
     if not isinstance(answered, list) or not isinstance(given, list):
         return answered
     by_address = {_address(backend): backend for backend in given if isinstance(backend, dict)}
@@ -87,6 +97,9 @@ def completed_backends(answered: Any, given: Any) -> Any:
         if isinstance(backend, dict):
             match = by_address.get(_address(backend), {})
             backend = {key: match.get(key) if v is None else v for key, v in backend.items()}
+            if match and match.get("health_check_port") is None:
+                # The service answers its own health check port where the program set none.
+                backend.pop("health_check_port", None)
         completed.append(backend)
     return completed
 
@@ -107,14 +120,14 @@ class LoadBalancerArgs:
     external_traffic_policy: pulumi.Input[str] | None = arg(_validate.one_of("Cluster", "Local"))
     session_affinity: pulumi.Input[str] | None = arg(_validate.one_of("None", "ClientIP"))
     session_affinity_config_timeout: pulumi.Input[int] | None = arg(
-        _validate.positive_int, replaces=True, coerce=to_int
+        _validate.positive_int, coerce=to_int
     )
     enable_proxy_protocol: pulumi.Input[str] | None = arg(
         _validate.one_of("send", "accept", "send_accept")
     )
-    max_concurrent_requests: pulumi.Input[int] | None = arg(
-        _validate.positive_int, replaces=True, coerce=to_int
-    )
+    max_concurrent_requests: pulumi.Input[int] | None = arg(_validate.positive_int, coerce=to_int)
+    firewall_id: pulumi.Input[str] | None = arg(_validate.text, replaces=True)
+    """A firewall of the balancer's region for it; fixed at create."""
 
 
 class LoadBalancerProvider(RegionalRecords["LoadBalancerRecord"], Provider["LoadBalancerRecord"]):
@@ -142,6 +155,7 @@ class LoadBalancerProvider(RegionalRecords["LoadBalancerRecord"], Provider["Load
             session_affinity_config_timeout=inputs.get("session_affinity_config_timeout"),
             enable_proxy_protocol=inputs.get("enable_proxy_protocol"),
             max_concurrent_requests=inputs.get("max_concurrent_requests"),
+            firewall_id=inputs.get("firewall_id"),
         )
 
     def _put(
@@ -155,6 +169,8 @@ class LoadBalancerProvider(RegionalRecords["LoadBalancerRecord"], Provider["Load
             session_affinity=changes.get("session_affinity"),
             enable_proxy_protocol=changes.get("enable_proxy_protocol"),
             backends=changes.get("backends"),
+            session_affinity_config_timeout=changes.get("session_affinity_config_timeout"),
+            max_concurrent_requests=changes.get("max_concurrent_requests"),
             region=self._region(props),
         )
 
@@ -172,9 +188,10 @@ class LoadBalancerProvider(RegionalRecords["LoadBalancerRecord"], Provider["Load
 class LoadBalancer(
     AltostratusResource[LoadBalancerArgs], module="altostratus", name="LoadBalancer"
 ):
-    """A load balancer. Changing ``network_id``, ``region``, ``max_concurrent_requests`` or
-    ``session_affinity_config_timeout`` replaces it; the name, algorithm, policies and the
-    backend set update in place. Create returns once the balancer is ``available``."""
+    """A load balancer. Changing ``network_id``, ``region`` or ``firewall_id`` replaces it; the
+    name, algorithm, policies, ``max_concurrent_requests``, ``session_affinity_config_timeout``
+    and the backend set update in place, as the service's own clients update them. Create
+    returns once the balancer is ``available``."""
 
     _provider_class = LoadBalancerProvider
     _args_class = LoadBalancerArgs
@@ -216,6 +233,7 @@ class LoadBalancer(
         session_affinity_config_timeout: pulumi.Input[int] | None = None,
         enable_proxy_protocol: pulumi.Input[str] | None = None,
         max_concurrent_requests: pulumi.Input[int] | None = None,
+        firewall_id: pulumi.Input[str] | None = None,
     ) -> None:
         super().__init__(
             resource_name,
@@ -231,6 +249,7 @@ class LoadBalancer(
             session_affinity_config_timeout=session_affinity_config_timeout,
             enable_proxy_protocol=enable_proxy_protocol,
             max_concurrent_requests=max_concurrent_requests,
+            firewall_id=firewall_id,
         )
 
     # </generated>

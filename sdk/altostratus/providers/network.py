@@ -32,8 +32,9 @@ class NetworkArgs:
     )
     """A private (RFC 1918) range; the service picks a free /24 when left out."""
     nameservers_v4: pulumi.Input[Sequence[pulumi.Input[str]]] | None = arg(
-        _validate.ip_list, replaces=True, normalize=ip_list, coerce=ip_list
+        _validate.ip_list, normalize=ip_list, coerce=ip_list
     )
+    """IPv4 DNS name servers; updated in place, as the service's Terraform provider does."""
 
 
 class NetworkProvider(RegionalRecords["NetworkRecord"], Provider["NetworkRecord"]):
@@ -59,7 +60,12 @@ class NetworkProvider(RegionalRecords["NetworkRecord"], Provider["NetworkRecord"
     def _put(
         self, api: Client, id_: str, changes: dict[str, Any], props: dict[str, Any]
     ) -> NetworkUpdated:
-        return api.networks.update(id_, label=changes["label"], region=self._region(props))
+        return api.networks.update(
+            id_,
+            label=changes.get("label") or props["label"],
+            nameservers_v4=changes.get("nameservers_v4"),
+            region=self._region(props),
+        )
 
     def _lookup(self, api: Client, inputs: dict[str, Any]) -> list[NetworkRecord]:
         cidr = inputs.get("cidr_v4")
@@ -76,8 +82,8 @@ class NetworkProvider(RegionalRecords["NetworkRecord"], Provider["NetworkRecord"
 
 
 class Network(AltostratusResource[NetworkArgs], module="altostratus", name="Network"):
-    """A private network. Changing ``region``, ``cidr_v4``, ``ipv4_enabled`` or
-    ``nameservers_v4`` replaces it; ``label`` updates in place."""
+    """A private network. Changing ``region``, ``cidr_v4`` or ``ipv4_enabled`` replaces it;
+    ``label`` and ``nameservers_v4`` update in place."""
 
     _provider_class = NetworkProvider
     _args_class = NetworkArgs

@@ -46,7 +46,7 @@ class ObjectStoreProvider(RegionalRecords["ObjectStoreRecord"], Provider["Object
     def _post(self, api: Client, inputs: dict[str, Any]) -> ObjectStoreRecord:
         return api.object_stores.create(
             name=inputs["name"],
-            size=inputs.get("max_size_gb"),
+            max_size_gb=inputs.get("max_size_gb"),
             access_key_id=inputs.get("access_key_id"),
             region=self._region(inputs),
         )

@@ -10,7 +10,7 @@ from altostratus.client.models.load_balancer import (
     LoadBalancerBackendRecord,
 )
 from altostratus.client.models.network import Network, NetworkCreated, NetworkUpdated
-from altostratus.client.models.object_store import ObjectStore, ObjectStoreOwner
+from altostratus.client.models.object_store import ObjectStore, ObjectStoreOwner, ObjectStoreStats
 from altostratus.client.models.object_store_credential import ObjectStoreCredential
 from altostratus.client.models.quota import Quota
 from altostratus.client.models.region import Region
@@ -31,6 +31,7 @@ __all__ = [
     "ObjectStore",
     "ObjectStoreCredential",
     "ObjectStoreOwner",
+    "ObjectStoreStats",
     "Quota",
     "Region",
     "ReservedIp",

@@ -11,6 +11,8 @@ class LoadBalancerBackend(RequestModel):
     """TCP or UDP."""
     source_port: int
     target_port: int
+    health_check_port: int | None = None
+    """The port health checks probe; the target port when left out."""
 
 
 class LoadBalancerBackendRecord(ResponseModel):
@@ -23,6 +25,11 @@ class LoadBalancerBackendRecord(ResponseModel):
     target_port: int | None = None
     health_check_port: int | None = None
     """The port health checks probe, when one was given."""
+
+
+class LoadBalancerOptions(ResponseModel):
+    server_timeout: int | str | None = None
+    client_timeout: int | str | None = None
 
 
 class LoadBalancer(ResponseModel):
@@ -51,3 +58,11 @@ class LoadBalancer(ResponseModel):
     session_affinity_config_timeout: int | None = None
     enable_proxy_protocol: str | None = None
     """send, accept, send_accept, or empty for none."""
+    options: LoadBalancerOptions | None = None
+    """Server and client timeouts, as sent."""
+    firewall_rule: str | None = None
+    reserved_ip_id: str | None = None
+    """The reserved IP assigned to the balancer (absent when none is)."""
+    reserved_ip_name: str | None = None
+    reserved_ip: str | None = None
+    """The reserved IP's address."""

@@ -1,5 +1,9 @@
 from __future__ import annotations
 
+from typing import Any
+
+from pydantic import field_validator
+
 from altostratus.client.models._base import ResponseModel
 
 
@@ -17,6 +21,17 @@ class Network(ResponseModel):
     ipv4_enabled: bool | None = None
     nameservers_v4: list[str] | None = None
     free_ip_count: int | None = None
+    region: str | None = None
+    """The network's region code (``LON1``), where an answer carries it; the service's list
+    items spell it in lower case, read here as the code."""
+    vlan_connect: dict[str, Any] | None = None
+    """The network's VLAN attachment (``vlan_id``, ``cidr_v4``, ...), where an answer carries
+    one."""
+
+    @field_validator("region", mode="before")
+    @classmethod
+    def _region_code(cls, value: object) -> object:
+        return value.strip().upper() if isinstance(value, str) else value
 
 
 class NetworkCreated(Network):

@@ -11,6 +11,7 @@ SIZE = AliasChoices("max_size_gb", "max_size")
 class ObjectStoreOwner(ResponseModel):
     name: str | None = None
     access_key_id: str | None = None
+    credential_id: str | None = None
 
 
 class ObjectStore(ResponseModel):
@@ -22,3 +23,9 @@ class ObjectStore(ResponseModel):
     """`creating`, then `ready` (or `failed`)."""
     objectstore_endpoint: str | None = None
     """`<S3 address>/<bucket name>`."""
+
+
+class ObjectStoreStats(ResponseModel):
+    size_kb_utilised: int | None = None
+    max_size_kb: int | None = None
+    num_objects: int | None = None

@@ -15,3 +15,8 @@ class ObjectStoreCredential(ResponseModel):
     max_size_gb: int | None = Field(default=None, validation_alias=SIZE)
     suspended: bool | None = None
     status: str | None = None
+
+    @property
+    def secret_access_key(self) -> str | None:
+        """The secret key under the name the resources' outputs and boto3 give it."""
+        return self.secret_access_key_id

@@ -8,9 +8,8 @@ from altostratus.client.models._base import ResponseModel
 class Quota(ResponseModel):
     """Limits and usage of an account; each `<name>_usage` counts live resources.
 
-    Counters the service adds beyond these (``loadbalancer_count_limit``,
-    ``objectstore_gb_usage``, ...) are kept as extra fields: `model_dump()` and `model_extra`
-    have them.
+    Counters the service adds beyond these are kept as extra fields: `model_dump()` and
+    `model_extra` have them.
     """
 
     model_config = ConfigDict(extra="allow")
@@ -42,6 +41,11 @@ class Quota(ResponseModel):
     security_group_rule_usage: int | None = None
     port_count_limit: int | None = None
     port_count_usage: int | None = None
+    loadbalancer_count_limit: int | None = None
+    loadbalancer_count_usage: int | None = None
+    objectstore_gb_limit: int | None = None
+    objectstore_gb_usage: int | None = None
+    """Gigabytes: the sum of the object stores' sizes."""
     clusters_lifetime_count: int | None = None
     clusters_current_count: int | None = None
     instances_lifetime_count: int | None = None

@@ -28,6 +28,11 @@ def get_store(call: Call, store_id: str) -> dict[str, Any]:
     return call.state.object_stores.describe(_store(call, store_id))
 
 
+@ROUTES.add("GET", "/objectstores/{id}/stats", "An object store's usage", "ObjectStoreStats")
+def store_stats(call: Call, store_id: str) -> dict[str, Any]:
+    return call.state.object_stores.stats(_store(call, store_id))
+
+
 @ROUTES.add("POST", "/objectstores", "Create an object store", "ObjectStore", ObjectStoreCreate)
 def create_store(call: Call, fields: ObjectStoreCreate) -> dict[str, Any]:
     store = call.state.object_stores.create(call.account_id, call.region, call.effects, fields)

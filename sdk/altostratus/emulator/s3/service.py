@@ -67,6 +67,10 @@ class S3Service:
         """Count the bucket's bytes whole again, after its objects were put back."""
         self.usage.count(name)
 
+    def contents(self, name: str) -> tuple[int, int]:
+        """The bucket's bytes and its objects."""
+        return self.usage.used(name), store.object_count(name)
+
     def delete_bucket(self, name: str) -> None:
         with self._lock:
             store.delete(name)

@@ -74,6 +74,15 @@ def used_bytes(name: str) -> int:
     return total
 
 
+def object_count(name: str) -> int:
+    """The keys whose latest version is an object (not a delete marker)."""
+    bucket = _bucket(name)
+    if bucket is None:
+        return 0
+    latest = (versions[-1] for versions in list(dict.values(bucket.keys)) if versions)
+    return sum(1 for version in latest if isinstance(version, FakeKey))
+
+
 def key_bytes(name: str, key_name: str) -> int:
     """Bytes of every stored version of one key."""
     bucket = _bucket(name)

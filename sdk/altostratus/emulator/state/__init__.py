@@ -9,7 +9,7 @@ the webhook worker are queued in ``Effects`` and run after the lock is released.
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from altostratus.emulator.clock import Clock
@@ -24,6 +24,7 @@ from altostratus.emulator.state.networks import Networks
 from altostratus.emulator.state.object_stores import ObjectStore, ObjectStores
 from altostratus.emulator.state.reserved_ips import ReservedIps
 from altostratus.emulator.state.webhooks import Webhook, Webhooks
+from altostratus.emulator.vocabulary import Region, region_catalogue
 from altostratus.emulator.webhooks import DeliveryTarget
 
 DEFAULT_ACCOUNT_NAME = "default"
@@ -35,6 +36,10 @@ class BucketHost(Protocol):
     def create_bucket(self, name: str) -> None: ...
 
     def delete_bucket(self, name: str) -> None: ...
+
+    def contents(self, name: str) -> tuple[int, int]:
+        """The bucket's bytes and its objects."""
+        ...
 
     def reset(self) -> None: ...
 
@@ -48,6 +53,8 @@ class Settings:
     stays in its deleting state before it is gone; 0: gone at once."""
     bytes_per_gb: int = 1024**3
     s3_url: str = ""
+    regions: dict[str, Region] = field(default_factory=region_catalogue)
+    """The regions served: the service's, and any extra ones."""
 
 
 class NoBuckets:
@@ -58,6 +65,9 @@ class NoBuckets:
 
     def delete_bucket(self, name: str) -> None:
         pass
+
+    def contents(self, name: str) -> tuple[int, int]:
+        return 0, 0
 
     def reset(self) -> None:
         pass

@@ -27,6 +27,8 @@ DEFAULT_LIMITS = {
     "security_group": 20,
     "security_group_rule": 200,
     "port_count": 1000,
+    "loadbalancer_count": 16,
+    "objectstore_gb": 100000,
 }
 
 
@@ -37,6 +39,10 @@ class Account:
     api_key: str
     user_id: str = field(default_factory=new_id)
     limits: dict[str, int] = field(default_factory=lambda: dict(DEFAULT_LIMITS))
+
+    def limit(self, name: str) -> int:
+        """The account's limit of ``name``; the default for a counter newer than its record."""
+        return self.limits.get(name, DEFAULT_LIMITS[name])
 
     def describe(self) -> dict[str, str]:
         return {"id": self.id, "name": self.name, "api_key": self.api_key}
@@ -71,12 +77,14 @@ def usage(state: State, account_id: str) -> dict[str, int]:
     counts["public_ip_address"] = state.reserved_ips.records.count(
         account_id
     ) + state.load_balancers.records.count(account_id)
+    counts["loadbalancer_count"] = state.load_balancers.records.count(account_id)
+    counts["objectstore_gb"] = state.object_stores.gigabytes(account_id)
     return counts
 
 
 def require_quota(state: State, account_id: str, name: str, adding: int = 1) -> None:
     """403 ``quota_limit_reached`` when ``adding`` more of ``name`` would pass the limit."""
-    limit = state.accounts.by_id[account_id].limits[name]
+    limit = state.accounts.by_id[account_id].limit(name)
     used = usage(state, account_id)[name]
     if used + adding > limit:
         raise Forbidden(
@@ -95,7 +103,7 @@ def describe_quota(state: State, account: Account) -> dict[str, Any]:
         + "@example.com",
     }
     for name in QUOTA_NAMES:
-        body[f"{name}_limit"] = account.limits[name]
+        body[f"{name}_limit"] = account.limit(name)
         body[f"{name}_usage"] = counts[name]
     body.update(clusters_lifetime_count=0, clusters_current_count=0, instances_lifetime_count=0)
     return body

@@ -12,7 +12,8 @@ from altostratus.emulator.bodies import CredentialCreate, CredentialUpdate
 from altostratus.emulator.errors import Conflict, in_use, invalid
 from altostratus.emulator.state.base import Effects, Record, Store, new_id
 
-_KEY = re.compile(r"^[A-Z0-9]{20}$")
+_KEY = re.compile(r"^[A-Za-z0-9._-]{3,128}$")
+"""A chosen access key (generated ones are 20 upper-case letters and digits)."""
 _SECRET = re.compile(r"^[A-Za-z0-9/+=]{40}$")
 DEFAULT_CREDENTIAL_SIZE_GB = 500
 
@@ -51,7 +52,10 @@ class Credentials(Store[Credential, CredentialCreate, CredentialUpdate]):
 
     def _check_key(self, access_key_id: str, exclude_id: str | None = None) -> None:
         if not _KEY.match(access_key_id):
-            raise invalid("access_key_id", "access_key_id must be 20 upper-case letters and digits")
+            raise invalid(
+                "access_key_id",
+                "access_key_id must be 3 to 128 letters, digits, dots, hyphens or underscores",
+            )
         holder = self.by_key(access_key_id)
         if holder is not None and holder.id != exclude_id:
             raise Conflict(

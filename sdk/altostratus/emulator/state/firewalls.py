@@ -154,7 +154,8 @@ class Firewalls(Store[Firewall, FirewallCreate, FirewallUpdate]):
         """``create_default_rules`` (default true) opens all traffic; ``rules`` are the rules it
         starts with (as ``create_rule`` takes them)."""
         default_rules = fields.create_default_rules is not False
-        self.state.networks.get_live(account_id, region, fields.network_id)
+        network_id = fields.network_id or self.state.networks.default_of(account_id, region).id
+        self.state.networks.get_live(account_id, region, network_id)
         self.check_name_free(account_id, region, fields.name)
         require_quota(self.state, account_id, "security_group")
         inline = fields.rules or ()
@@ -173,7 +174,7 @@ class Firewalls(Store[Firewall, FirewallCreate, FirewallUpdate]):
             account_id=account_id,
             region=region,
             name=fields.name,
-            network_id=fields.network_id,
+            network_id=network_id,
             rules=tuple(rules),
         )
         self.records[firewall.id] = firewall
@@ -182,6 +183,8 @@ class Firewalls(Store[Firewall, FirewallCreate, FirewallUpdate]):
 
     def update(self, firewall: Firewall, effects: Effects, changes: FirewallUpdate) -> None:
         self.require_live(firewall)
+        if changes.network_id is not None and changes.network_id != firewall.network_id:
+            raise invalid("network_id", "A firewall's network cannot be changed")
         self.rename(firewall, changes.name)
         effects.emit(firewall.account_id, "firewall.updated", firewall.id)
 
@@ -203,6 +206,7 @@ class Firewalls(Store[Firewall, FirewallCreate, FirewallUpdate]):
         """``protocol``; optional ports (checked with the protocol), ``cidr`` (default all),
         ``direction`` (ingress), ``label`` and ``action`` (allow)."""
         self.require_live(firewall)
+        _same_firewall(firewall, fields)
         rule = _new_rule(firewall.id, fields)
         require_quota(self.state, firewall.account_id, "security_group_rule")
         firewall.rules = (*firewall.rules, rule)
@@ -214,6 +218,7 @@ class Firewalls(Store[Firewall, FirewallCreate, FirewallUpdate]):
         port. The action is fixed at create: a different one is refused."""
         firewall = self.records[rule.firewall_id]
         self.require_live(firewall)
+        _same_firewall(firewall, changes)
         if changes.action is not None and changes.action != rule.action:
             raise invalid("action", "A rule's action cannot be changed; replace the rule instead")
         protocol = changes.protocol or rule.protocol
@@ -239,3 +244,9 @@ class Firewalls(Store[Firewall, FirewallCreate, FirewallUpdate]):
         firewall = self.records[rule.firewall_id]
         firewall.rules = tuple(r for r in firewall.rules if r.id != rule.id)
         effects.emit(firewall.account_id, "firewall_rule.deleted", rule.id)
+
+
+def _same_firewall(firewall: Firewall, fields: RuleCreate | RuleUpdate) -> None:
+    """A rule body's ``firewall_id`` (the official clients repeat the path's) must agree."""
+    if fields.firewall_id is not None and fields.firewall_id != firewall.id:
+        raise invalid("firewall_id", "The rule's firewall_id is not the firewall of the path")

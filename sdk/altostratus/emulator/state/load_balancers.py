@@ -10,6 +10,7 @@ from altostratus.emulator.bodies import LoadBalancerCreate, LoadBalancerUpdate
 from altostratus.emulator.parsers import Backend
 from altostratus.emulator.state.accounts import require_quota
 from altostratus.emulator.state.base import Effects, Record, Store, iso, new_id
+from altostratus.emulator.state.reserved_ips import ReservedIp
 
 
 @dataclass
@@ -29,6 +30,9 @@ class LoadBalancer(Record):
     enable_proxy_protocol: str = ""
     max_concurrent_requests: int = 10000
     service_name: str = field(default="")
+    options: tuple[tuple[str, int | str], ...] = ()
+    """The ``options`` as sent, in order."""
+    firewall_rule: str = ""
 
 
 class LoadBalancers(Store[LoadBalancer, LoadBalancerCreate, LoadBalancerUpdate]):
@@ -61,6 +65,9 @@ class LoadBalancers(Store[LoadBalancer, LoadBalancerCreate, LoadBalancerUpdate])
             "session_affinity": balancer.session_affinity,
             "session_affinity_config_timeout": balancer.session_affinity_config_timeout,
             "enable_proxy_protocol": balancer.enable_proxy_protocol,
+            "options": dict(balancer.options),
+            "firewall_rule": balancer.firewall_rule,
+            **_reserved(reserved),
         }
 
     def create(
@@ -70,6 +77,7 @@ class LoadBalancers(Store[LoadBalancer, LoadBalancerCreate, LoadBalancerUpdate])
         self.check_name_free(account_id, region, fields.name)
         if fields.firewall_id:
             self.state.firewalls.get_live(account_id, region, fields.firewall_id)
+        require_quota(self.state, account_id, "loadbalancer_count")
         require_quota(self.state, account_id, "public_ip_address")
         balancer_id = new_id()
         private_ip = str(network.take_host())
@@ -87,10 +95,6 @@ class LoadBalancers(Store[LoadBalancer, LoadBalancerCreate, LoadBalancerUpdate])
             service_name=f"lb-{balancer_id[:8]}",
             firewall_id=fields.firewall_id or "",
         )
-        if fields.session_affinity_config_timeout is not None:
-            balancer.session_affinity_config_timeout = fields.session_affinity_config_timeout
-        if fields.max_concurrent_requests is not None:
-            balancer.max_concurrent_requests = fields.max_concurrent_requests
         _take_settings(balancer, fields)
         self.records[balancer.id] = balancer
         return balancer
@@ -126,3 +130,22 @@ def _take_settings(
         balancer.session_affinity = settings.session_affinity
     if settings.enable_proxy_protocol is not None:
         balancer.enable_proxy_protocol = settings.enable_proxy_protocol
+    if settings.session_affinity_config_timeout is not None:
+        balancer.session_affinity_config_timeout = settings.session_affinity_config_timeout
+    if settings.max_concurrent_requests is not None:
+        balancer.max_concurrent_requests = settings.max_concurrent_requests
+    if settings.options is not None:
+        balancer.options = tuple({**dict(balancer.options), **settings.options}.items())
+    if settings.firewall_rule is not None:
+        balancer.firewall_rule = settings.firewall_rule
+
+
+def _reserved(reserved: ReservedIp | None) -> dict[str, str]:
+    """The reserved IP assigned to the balancer, as the official clients read it."""
+    if reserved is None:
+        return {}
+    return {
+        "reserved_ip_id": reserved.id,
+        "reserved_ip_name": reserved.name,
+        "reserved_ip": reserved.ip,
+    }

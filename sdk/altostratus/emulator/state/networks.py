@@ -7,7 +7,7 @@ from ipaddress import IPv4Address, IPv4Network
 from typing import TYPE_CHECKING, Any
 
 from altostratus.emulator.bodies import NetworkCreate, NetworkUpdate
-from altostratus.emulator.errors import Conflict, in_use
+from altostratus.emulator.errors import Conflict, in_use, not_found
 from altostratus.emulator.state.accounts import require_quota
 from altostratus.emulator.state.addresses import (
     RangeAllocator,
@@ -16,7 +16,6 @@ from altostratus.emulator.state.addresses import (
     usable_hosts,
 )
 from altostratus.emulator.state.base import Effects, Record, Store, new_id
-from altostratus.emulator.vocabulary import REGIONS
 
 if TYPE_CHECKING:
     from altostratus.emulator.state import State
@@ -70,7 +69,7 @@ class Networks(Store[Network, NetworkCreate, NetworkUpdate]):
         """The account's networks but the default ones (the first of each region's, kept for
         good), without looking at every network."""
         defaults = 0
-        for region in REGIONS:
+        for region in self.state.settings.regions:
             first = next(iter(self.records.scoped.get((account_id, region), {}).values()), None)
             defaults += first is not None and first.default
         return self.records.count(account_id) - defaults
@@ -85,8 +84,15 @@ class Networks(Store[Network, NetworkCreate, NetworkUpdate]):
             self._ranges[key] = allocator
         return allocator
 
+    def default_of(self, account_id: str, region: str) -> Network:
+        """The account's default network of the region (the first, kept for good)."""
+        first = next(iter(self.records.scoped.get((account_id, region), {}).values()), None)
+        if first is None or not first.default:
+            raise not_found("network", "network")
+        return first
+
     def add_defaults(self, account_id: str) -> None:
-        for region in REGIONS:
+        for region in self.state.settings.regions:
             self._add(account_id, region, "Default", None, default=True)
 
     def _add(
@@ -141,6 +147,8 @@ class Networks(Store[Network, NetworkCreate, NetworkUpdate]):
     def update(self, network: Network, effects: Effects, changes: NetworkUpdate) -> None:
         self.require_live(network)
         network.label = changes.label
+        if changes.nameservers_v4 is not None:
+            network.nameservers = changes.nameservers_v4
         effects.emit(network.account_id, "network.updated", network.id)
 
     def check_delete(self, network: Network) -> None:

@@ -6,11 +6,16 @@ import re
 import secrets
 import string
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from altostratus.emulator.bodies import CredentialCreate, ObjectStoreCreate, ObjectStoreUpdate
 from altostratus.emulator.errors import BadRequest, invalid
+from altostratus.emulator.state.accounts import require_quota
 from altostratus.emulator.state.base import Effects, Record, Store, new_id
+from altostratus.emulator.state.table import RecordTable
+
+if TYPE_CHECKING:
+    from altostratus.emulator.state import State
 
 DEFAULT_SIZE_GB = 500
 # The store's name becomes "<name>-<6 character suffix>", which must be a valid S3 bucket name.
@@ -48,6 +53,14 @@ class ObjectStores(Store[ObjectStore, ObjectStoreCreate, ObjectStoreUpdate]):
     indexed = ("name", "bucket", "owner_id")
     takes_time = True
 
+    def __init__(self, state: State) -> None:
+        super().__init__(state)
+        self.records = RecordTable(self.indexed, weigh=lambda store: store.max_size_gb)
+
+    def gigabytes(self, account_id: str) -> int:
+        """The sizes of the account's stores, summed, in every region (kept as they change)."""
+        return self.records.total(account_id)
+
     def describe(self, store: ObjectStore) -> dict[str, Any]:
         owner = self.state.credentials.records[store.owner_id]
         ready = self.state.clock.monotonic() >= store.ready_at
@@ -56,9 +69,23 @@ class ObjectStores(Store[ObjectStore, ObjectStoreCreate, ObjectStoreUpdate]):
             "id": store.id,
             "name": store.name,
             "max_size_gb": store.max_size_gb,
-            "owner_info": {"name": owner.name, "access_key_id": owner.access_key_id},
+            "max_size": store.max_size_gb,
+            "owner_info": {
+                "name": owner.name,
+                "access_key_id": owner.access_key_id,
+                "credential_id": owner.id,
+            },
             "status": "deleting" if self.deleting(store) else status,
             "objectstore_endpoint": f"{self.state.settings.s3_url}/{store.bucket}",
+        }
+
+    def stats(self, store: ObjectStore) -> dict[str, int]:
+        """What ``civo objectstore show`` reads: kilobytes used and permitted, objects held."""
+        used, objects = self.state.buckets.contents(store.bucket)
+        return {
+            "size_kb_utilised": -(-used // 1024),
+            "max_size_kb": store.max_size_gb * self.state.settings.bytes_per_gb // 1024,
+            "num_objects": objects,
         }
 
     def _owner(self, account_id: str, region: str, access_key_id: str) -> str:
@@ -78,6 +105,8 @@ class ObjectStores(Store[ObjectStore, ObjectStoreCreate, ObjectStoreUpdate]):
         name, size, access_key_id = fields.name, fields.size, fields.access_key_id
         check_store_name(name)
         self.check_name_free(account_id, region, name)
+        size = DEFAULT_SIZE_GB if size is None else size
+        require_quota(self.state, account_id, "objectstore_gb", size)
         suffix = self._suffix()
         while self._taken(account_id, region, f"{name}-{suffix}"):
             suffix = self._suffix()
@@ -95,7 +124,7 @@ class ObjectStores(Store[ObjectStore, ObjectStoreCreate, ObjectStoreUpdate]):
             region=region,
             name=name,
             suffix=suffix,
-            max_size_gb=DEFAULT_SIZE_GB if size is None else size,
+            max_size_gb=size,
             owner_id=owner_id,
             ready_at=self.state.clock.monotonic() + self.state.settings.objectstore_ready_seconds,
             auto_credential_id=auto_id,
@@ -123,6 +152,9 @@ class ObjectStores(Store[ObjectStore, ObjectStoreCreate, ObjectStoreUpdate]):
         if changes.access_key_id is not None:
             store.owner_id = self._owner(store.account_id, store.region, changes.access_key_id)
         if changes.max_size_gb is not None:
+            growth = changes.max_size_gb - store.max_size_gb
+            if growth > 0:
+                require_quota(self.state, store.account_id, "objectstore_gb", growth)
             store.max_size_gb = changes.max_size_gb
         effects.emit(store.account_id, "objectstore.updated", store.id)
 
