@@ -142,6 +142,17 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="refuse (400) request fields the service would ignore, instead of logging them",
     )
+    parser.add_argument(
+        "--quiet",
+        action="store_true",
+        help="print no line per request (by default each API request prints one)",
+    )
+    parser.add_argument(
+        "--log-format",
+        choices=("text", "json"),
+        default="text",
+        help="the request lines as text (default) or one JSON object per line",
+    )
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -12,6 +12,7 @@ from types import FrameType
 
 from altostratus.cli._failure import fail
 from altostratus.emulator import Emulator, StateFileError
+from altostratus.emulator.request_lines import RequestPrinter
 from altostratus.emulator.server import ListenError
 
 _FLAGS = {"API": "--port", "S3": "--s3-port"}
@@ -55,6 +56,8 @@ def _serve(args: argparse.Namespace, stop: threading.Event) -> int:
         if emulator.folder is not None:
             print(f"State:   {emulator.folder.path}")
         sys.stdout.flush()
+        if not args.quiet:
+            emulator.app.on_request = RequestPrinter(sys.stdout, args.log_format)
         while not stop.wait(0.5):
             pass
     except KeyboardInterrupt:

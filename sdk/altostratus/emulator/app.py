@@ -78,6 +78,9 @@ class EmulatorApp:
         #: The ``Host`` values naming the API where it is served (set by ``Emulator.start``);
         #: admin requests for any other host are refused. None: not served, not checked.
         self.served_hosts: frozenset[str] | None = None
+        #: Called with each service request's log entry, once answered, and the seconds it took
+        #: (see ``request_lines``; ``altostratus emulator`` prints it unless ``--quiet``).
+        self.on_request: Callable[[dict[str, Any], float], None] | None = None
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
         try:
@@ -120,6 +123,7 @@ class EmulatorApp:
         self.events.reset()
 
     def serve(self, request: Request) -> Response:
+        started = time.monotonic()
         entry = self.log.add(request.method, request.path, request.args.to_dict())
         fault = self.faults.take(request.method, request.path)
         if fault is not None and fault.delay_seconds:
@@ -136,6 +140,8 @@ class EmulatorApp:
         entry["status"] = (
             None if fault is not None and fault.drop_connection else response.status_code
         )
+        if self.on_request is not None:
+            self.on_request(dict(entry), time.monotonic() - started)
         return response
 
     def _fail(self, request: Request, fault: Fault) -> Response:
