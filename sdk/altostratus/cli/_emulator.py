@@ -143,6 +143,13 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
         help="refuse (400) request fields the service would ignore, instead of logging them",
     )
     parser.add_argument(
+        "--seed",
+        metavar="FILE",
+        default=None,
+        help="start from the accounts and resources FILE declares (YAML or JSON); "
+        "a reset returns to them",
+    )
+    parser.add_argument(
         "--quiet",
         action="store_true",
         help="print no line per request (by default each API request prints one)",

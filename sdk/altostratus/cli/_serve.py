@@ -11,7 +11,7 @@ import threading
 from types import FrameType
 
 from altostratus.cli._failure import fail
-from altostratus.emulator import Emulator, StateFileError
+from altostratus.emulator import Emulator, SeedError, StateFileError
 from altostratus.emulator.request_lines import RequestPrinter
 from altostratus.emulator.server import ListenError
 
@@ -39,8 +39,10 @@ def run(args: argparse.Namespace) -> int:
 def _serve(args: argparse.Namespace, stop: threading.Event) -> int:
     try:
         emulator = _emulator(args)
-    except StateFileError as error:
+    except (StateFileError, SeedError) as error:
         return fail(str(error))
+    except ValueError as error:  # --seed with --state-dir
+        return fail(f"{error}: --seed or --state-dir")
     try:
         emulator.start()
     except ListenError as error:
@@ -81,4 +83,5 @@ def _emulator(args: argparse.Namespace) -> Emulator:
         remote_deliveries=args.remote_deliveries,
         state_dir=args.state_dir,
         strict=args.strict,
+        seed=args.seed,
     )

@@ -18,7 +18,7 @@ from typing import Any
 
 from werkzeug.wrappers import Request, Response
 
-from altostratus.emulator import admin, limits, openapi
+from altostratus.emulator import admin, limits, openapi, seed
 from altostratus.emulator.call import Call, EventSink, Route
 from altostratus.emulator.errors import (
     EmulatorError,
@@ -81,6 +81,8 @@ class EmulatorApp:
         #: Called with each service request's log entry, once answered, and the seconds it took
         #: (see ``request_lines``; ``altostratus emulator`` prints it unless ``--quiet``).
         self.on_request: Callable[[dict[str, Any], float], None] | None = None
+        #: The seed a reset returns to (``Emulator(seed=...)``, see ``seed``).
+        self.seed: dict[str, Any] | None = None
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
         try:
@@ -113,7 +115,14 @@ class EmulatorApp:
 
     def reset(self) -> None:
         """Every account but the default one, resource, fault, log entry, S3 object and delivery
-        gone; the clock back to the current time at the time scale the emulator started with."""
+        gone; the clock back to the current time at the time scale the emulator started with;
+        then the emulator's ``seed``, if it was given one, loaded again."""
+        self.clear()
+        if self.seed is not None:
+            seed.apply(self, self.seed)
+
+    def clear(self) -> None:
+        """``reset`` without the seed."""
         self.state.clock.restart()
         self.state.reset()
         self.faults.clear()
