@@ -85,7 +85,12 @@ FLOORS: dict[str, dict[str, Floor]] = {
         ),
         Floor(2, "GET, and the credential list for the owner's current secret"),
         Floor(2, "PATCH answers the whole store; the credential list for the owner's secret"),
-        _GONE,
+        Floor(
+            4,
+            "without force_destroy, the objects are counted first (the API has no count): a GET "
+            "for the bucket and owner, the credential list for its secret, then the S3 listing "
+            "(not an API request); then DELETE, and a GET answering 404",
+        ),
     ),
     "webhook": _floors(
         Floor(2, "POST answers only id, result: " + _LIST_ONLY.format("webhook") + " after"),

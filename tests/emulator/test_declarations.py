@@ -247,7 +247,7 @@ def _client_requests() -> list[tuple[str, str, str, dict[str, Any]]]:
             if not isinstance(collection, Collection):
                 continue
             for name, call in inspect.getmembers(collection, inspect.ismethod):
-                if name.startswith("_"):
+                if name.startswith("_") or name == "count_objects":  # S3, sends no API body
                     continue
                 recorder = _Recorder()
                 collection._http = recorder  # type: ignore[assignment]

@@ -81,4 +81,4 @@ def test_a_store_alone_is_enough_to_connect_with_boto3(api: Client) -> None:
     s3.put_object(Bucket=outs["bucket_name"], Key="hello.txt", Body=b"hello")
     body = s3.get_object(Bucket=outs["bucket_name"], Key="hello.txt")["Body"].read()
     assert body == b"hello"
-    provider.delete(id_, outs)
+    provider.delete(id_, {**outs, "force_destroy": True})

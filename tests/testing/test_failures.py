@@ -82,3 +82,18 @@ def test_only_the_first_invalid_resource_is_reported(
     assert [(error.op, error.property) for error in errors] == [("check", "cidr_v4")]
     assert errors[0].name in ("first", "second")
     assert leftovers(fresh_emulator) == {}
+
+
+def test_a_refused_create_reads_as_the_engine_shows_it_in_one_line(
+    make_stack: Callable[..., Stack], fresh_emulator: Emulator
+) -> None:
+    def program() -> None:
+        alto.Network("app", cidr_v4="10.46.0.0/24")
+
+    fresh_emulator.app.faults.add(method="POST", path_prefix="/v2/vpc", status=400)
+    (error,) = failure_of(make_stack(program))
+    assert error.message.startswith(
+        "altostratus.providers._base.ProviderError: could not create network 'app': "
+        "400 injected_fault: "
+    )
+    assert "\n" not in error.message

@@ -151,6 +151,24 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
         help="serve another region code (repeatable); FEATURES, comma-separated, limits what "
         "it offers (default: every feature)",
     )
+    parser.add_argument(
+        "--seed",
+        metavar="FILE",
+        default=None,
+        help="start from the accounts and resources FILE declares (YAML or JSON); "
+        "a reset returns to them",
+    )
+    parser.add_argument(
+        "--quiet",
+        action="store_true",
+        help="print no line per request (by default each API request prints one)",
+    )
+    parser.add_argument(
+        "--log-format",
+        choices=("text", "json"),
+        default="text",
+        help="the request lines as text (default) or one JSON object per line",
+    )
 
 
 def _extra_region(text: str) -> str:

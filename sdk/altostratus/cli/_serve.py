@@ -11,7 +11,8 @@ import threading
 from types import FrameType
 
 from altostratus.cli._failure import fail
-from altostratus.emulator import Emulator, StateFileError
+from altostratus.emulator import Emulator, SeedError, StateFileError
+from altostratus.emulator.request_lines import RequestPrinter
 from altostratus.emulator.server import ListenError
 
 _FLAGS = {"API": "--port", "S3": "--s3-port"}
@@ -38,8 +39,10 @@ def run(args: argparse.Namespace) -> int:
 def _serve(args: argparse.Namespace, stop: threading.Event) -> int:
     try:
         emulator = _emulator(args)
-    except StateFileError as error:
+    except (StateFileError, SeedError) as error:
         return fail(str(error))
+    except ValueError as error:  # --seed with --state-dir
+        return fail(f"{error}: --seed or --state-dir")
     try:
         emulator.start()
     except ListenError as error:
@@ -55,6 +58,8 @@ def _serve(args: argparse.Namespace, stop: threading.Event) -> int:
         if emulator.folder is not None:
             print(f"State:   {emulator.folder.path}")
         sys.stdout.flush()
+        if not args.quiet:
+            emulator.app.on_request = RequestPrinter(sys.stdout, args.log_format)
         while not stop.wait(0.5):
             pass
     except KeyboardInterrupt:
@@ -79,4 +84,5 @@ def _emulator(args: argparse.Namespace) -> Emulator:
         state_dir=args.state_dir,
         strict=args.strict,
         extra_regions=args.extra_region,
+        seed=args.seed,
     )

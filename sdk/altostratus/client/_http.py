@@ -152,6 +152,28 @@ class HTTPClient:
                 retry += 1
                 counted += 0 if limited else 1
 
+    def get_elsewhere(self, url: str, headers: Mapping[str, str]) -> tuple[int, bytes]:
+        """One GET of an absolute ``url`` that is not the API's (a store's S3 endpoint), with
+        only ``headers`` (never the API key): its status and body, read within the deadline and
+        ``max_answer_bytes``. Not retried; a transport failure is an ``APIConnectionError``."""
+        ends_at = time.monotonic() + self.deadline
+        sent = {"User-Agent": f"altostratus/{__version__}", **headers}
+        request = httpx.Request("GET", url, headers=sent)
+        request.extensions["timeout"] = _capped(self._timeout, self.deadline).as_dict()
+        try:
+            with deadline_at(ends_at):
+                response = self._client.send(request, stream=True)
+                try:
+                    answer = self._read(response, "GET", url, ends_at)
+                finally:
+                    response.close()
+        except httpx.TransportError as exc:
+            error = APIConnectionError(
+                f"cannot reach {url} ({type(exc).__name__}: {exc})", method="GET", path=url
+            )
+            raise error from exc
+        return answer.status_code, answer.content
+
     def close(self) -> None:
         self._client.close()
 

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from altostratus.client._collection import RegionalCollection, fields
 from altostratus.client.models import ObjectStore, ObjectStoreStats
+from altostratus.client.store_objects import count_objects
 
 PATH = "/v2/objectstores"
 
@@ -46,3 +47,16 @@ class ObjectStoresAPI(RegionalCollection[ObjectStore]):
     ) -> ObjectStore:
         body = fields(max_size_gb=max_size_gb, access_key_id=access_key_id)
         return self._one(ObjectStore, "PATCH", self._item(id), region=region, body=body)
+
+    def count_objects(
+        self, store: ObjectStore, *, access_key_id: str, secret_access_key: str, region: str
+    ) -> int:
+        """The number of objects in `store`, listed through its S3 endpoint with a credential
+        of the store (the API itself has no count)."""
+        return count_objects(
+            self._http,
+            str(store.objectstore_endpoint or ""),
+            access_key_id,
+            secret_access_key,
+            region,
+        )

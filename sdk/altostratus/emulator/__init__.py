@@ -17,9 +17,12 @@ are ignored, as the service does, and listed in the request log (``requests()``)
 ``strict`` they are refused with a 400 naming the field, so a test catches a wrong call.
 ``extra_regions`` adds region codes beside the service's four (``"LOCAL"``, every feature; or
 ``"FAKE:object_store,loadbalancer"``, those features only), as the Terraform provider's tests use.
+``seed`` (a YAML or JSON file, or its content as a dict; see ``seed``) declares the accounts and
+resources the emulator starts with, and a reset returns to.
 
 The test controls are methods of the emulator (``add_fault``, ``requests``, ``advance_clock``,
-``reset``, accounts and quota: the admin endpoints called from Python, see ``control``), and
+``reset``, accounts and quota, ``export_state`` and ``load_state``: the admin endpoints called
+from Python, see ``control``), and
 ``EmulatorControls(api_url)`` has them for an emulator served by another process.
 """
 
@@ -28,6 +31,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 from types import TracebackType
+from typing import Any
 
 from altostratus.emulator.app import EmulatorApp
 from altostratus.emulator.clock import Clock
@@ -37,12 +41,21 @@ from altostratus.emulator.persistence.codec import IncompatibleState
 from altostratus.emulator.persistence.files import DamagedStateFile
 from altostratus.emulator.s3 import S3Service
 from altostratus.emulator.same_origin import served_hosts
+from altostratus.emulator.seed import SeedError, check_shape, read_seed
+from altostratus.emulator.seed import apply as apply_seed
 from altostratus.emulator.server import BackgroundServer
 from altostratus.emulator.state import Settings, State
 from altostratus.emulator.vocabulary import region_catalogue
 from altostratus.emulator.webhooks import WebhookDispatcher
 
-__all__ = ["Clock", "ControlRefused", "Emulator", "EmulatorControls", "StateFileError"]
+__all__ = [
+    "Clock",
+    "ControlRefused",
+    "Emulator",
+    "EmulatorControls",
+    "SeedError",
+    "StateFileError",
+]
 
 
 def _one_line(error: BaseException) -> str:
@@ -68,6 +81,7 @@ class Emulator(EmulatorControls):
         state_dir: str | os.PathLike[str] | None = None,
         strict: bool = False,
         extra_regions: Sequence[str] = (),
+        seed: str | os.PathLike[str] | dict[str, Any] | None = None,
     ) -> None:
         if not api_key:
             raise ValueError("api_key must not be empty")
@@ -97,6 +111,12 @@ class Emulator(EmulatorControls):
         self.app = EmulatorApp(self.state, self.dispatcher, rate_limit=rate_limit, strict=strict)
         self.folder: StateFolder | None = None
         self._save: Callable[..., None] | None = None
+        if seed is not None:
+            if state_dir is not None:
+                raise ValueError("give a seed or a state_dir, not both")
+            declared = seed if isinstance(seed, dict) else read_seed(seed)
+            self.app.seed = check_shape(declared)
+            apply_seed(self.app, self.app.seed)
         if state_dir is not None:
             self.folder = StateFolder(state_dir)
             try:

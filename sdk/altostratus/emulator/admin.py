@@ -12,10 +12,10 @@ from typing import Any, Protocol
 
 from werkzeug.wrappers import Request, Response
 
-from altostratus.emulator import same_origin
+from altostratus.emulator import same_origin, seed, seed_export
 from altostratus.emulator.call import EventSink
 from altostratus.emulator.clock import check_advance, check_time_scale
-from altostratus.emulator.errors import EmulatorError, Forbidden, NotFound, invalid
+from altostratus.emulator.errors import BadRequest, EmulatorError, Forbidden, NotFound, invalid
 from altostratus.emulator.faults import MANGLES, Faults, RequestLog
 from altostratus.emulator.params import Params, parse_integer
 from altostratus.emulator.routing import Router
@@ -34,8 +34,14 @@ class EmulatorApp(Protocol):
     log: RequestLog
     events: EventSink
     served_hosts: frozenset[str] | None
+    on_request: Callable[[dict[str, Any], float], None] | None
+    seed: dict[str, Any] | None
 
     def reset(self) -> None: ...
+
+    def clear(self) -> None: ...
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any: ...
 
 
 AdminHandler = Callable[..., Any]
@@ -83,6 +89,19 @@ def set_quota(app: EmulatorApp, body: dict[str, Any], account_id: str) -> Any:
             raise NotFound("The account was not found", "database_account_not_found")
         account.limits.update(limits)
         return describe_quota(app.state, account)
+
+
+def export_state(app: EmulatorApp, body: dict[str, Any]) -> Any:
+    return seed_export.export(app.state)
+
+
+def load_state(app: EmulatorApp, body: dict[str, Any]) -> Any:
+    """Replace the whole state with the seed in the body (see ``seed``)."""
+    try:
+        seed.load(app, body)
+    except seed.SeedError as error:
+        raise BadRequest(str(error), "seed_invalid") from None
+    return {"result": "success"}
 
 
 def _clock(app: EmulatorApp) -> dict[str, Any]:
@@ -218,6 +237,8 @@ _ROUTER: Router[AdminHandler] = Router(
         ("GET", "/_emulator/requests", list_requests),
         ("DELETE", "/_emulator/requests", clear_requests),
         ("GET", "/_emulator/deliveries", list_deliveries),
+        ("GET", "/_emulator/state", export_state),
+        ("PUT", "/_emulator/state", load_state),
     ],
     what="admin endpoint",
 )

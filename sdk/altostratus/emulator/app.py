@@ -18,7 +18,7 @@ from typing import Any
 
 from werkzeug.wrappers import Request, Response
 
-from altostratus.emulator import admin, limits, openapi
+from altostratus.emulator import admin, limits, openapi, seed
 from altostratus.emulator.call import Call, EventSink, Route
 from altostratus.emulator.errors import (
     EmulatorError,
@@ -78,6 +78,11 @@ class EmulatorApp:
         #: The ``Host`` values naming the API where it is served (set by ``Emulator.start``);
         #: admin requests for any other host are refused. None: not served, not checked.
         self.served_hosts: frozenset[str] | None = None
+        #: Called with each service request's log entry, once answered, and the seconds it took
+        #: (see ``request_lines``; ``altostratus emulator`` prints it unless ``--quiet``).
+        self.on_request: Callable[[dict[str, Any], float], None] | None = None
+        #: The seed a reset returns to (``Emulator(seed=...)``, see ``seed``).
+        self.seed: dict[str, Any] | None = None
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
         request = Request(environ)
@@ -118,7 +123,14 @@ class EmulatorApp:
 
     def reset(self) -> None:
         """Every account but the default one, resource, fault, log entry, S3 object and delivery
-        gone; the clock back to the current time at the time scale the emulator started with."""
+        gone; the clock back to the current time at the time scale the emulator started with;
+        then the emulator's ``seed``, if it was given one, loaded again."""
+        self.clear()
+        if self.seed is not None:
+            seed.apply(self, self.seed)
+
+    def clear(self) -> None:
+        """``reset`` without the seed."""
         self.state.clock.restart()
         self.state.reset()
         self.faults.clear()
@@ -128,6 +140,7 @@ class EmulatorApp:
         self.events.reset()
 
     def serve(self, request: Request) -> Response:
+        started = time.monotonic()
         entry = self.log.add(request.method, request.path, request.args.to_dict())
         fault = self.faults.take(request.method, request.path)
         if fault is not None and fault.delay_seconds:
@@ -144,6 +157,8 @@ class EmulatorApp:
         entry["status"] = (
             None if fault is not None and fault.drop_connection else response.status_code
         )
+        if self.on_request is not None:
+            self.on_request(dict(entry), time.monotonic() - started)
         return response
 
     def _fail(self, request: Request, fault: Fault) -> Response:

@@ -113,6 +113,16 @@ class EmulatorControls:
         or error."""
         return list(self._admin("GET", "deliveries"))
 
+    def export_state(self) -> dict[str, Any]:
+        """The whole state as a seed (accounts, keys, quota, every resource with its id, the
+        stores' objects): what ``load_state`` or ``Emulator(seed=...)`` takes."""
+        return dict(self._admin("GET", "state"))
+
+    def load_state(self, seed: dict[str, Any]) -> None:
+        """Replace the whole state with ``seed``; a bad entry is refused (``ControlRefused``)
+        in one line naming it."""
+        self._admin("PUT", "state", seed)
+
     def _admin(self, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
         """Call ``/_emulator/<path>``: a change as JSON, as the endpoints require."""
         if not self.api_url:

@@ -7,6 +7,12 @@ in a provider: it reads the program's configuration with the providers' keys and
 describes what it finds with the providers' own outputs, so a lookup's result and the resource's
 ``get`` carry the same values under the same names. The outputs the resource keeps secret come
 back as secret Outputs.
+
+Under Pulumi's mocks (``pulumi.runtime.set_mocks``) a lookup sends no request: it is an invoke
+that the mocks' ``call`` answers (see ``mocked``), with the token ``altostratus:index:get<Name>``
+(``getNetwork``, ``getObjectStore``, ``getQuota``, ``getRegions``, ...) and the arguments given
+(those left out, or None, are not sent). ``call`` returns the record's outputs by name, with its
+``id``.
 """
 
 from __future__ import annotations
@@ -18,6 +24,8 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import pulumi
 import pulumi.runtime
+from pulumi.runtime.mocks import MockMonitor
+from pulumi.runtime.settings import get_monitor
 
 from altostratus.client._settings import region_code
 from altostratus.client.errors import NotFoundError
@@ -69,6 +77,24 @@ def session() -> tuple[Client, dict[str, str]]:
         if api is None:
             api = _clients[key] = _config.new_client(stack_config)
     return api, stack_config
+
+
+TOKEN_PREFIX = "altostratus:index:get"
+
+
+def under_mocks() -> bool:
+    """Whether the program runs under ``pulumi.runtime.set_mocks`` (not under the runner of
+    ``altostratus.testing``, whose monitor stands for the engine: ``stands_for_engine``)."""
+    monitor = get_monitor()
+    return isinstance(monitor, MockMonitor) and not getattr(monitor, "stands_for_engine", False)
+
+
+def mocked(kind: str, args: Mapping[str, Any]) -> dict[str, Any]:
+    """The answer of the mocks' ``call`` to the lookup ``get<kind>`` with ``args`` (the given
+    ones); failures the mocks return fail the invoke, as under the engine."""
+    token = f"{TOKEN_PREFIX}{kind}"
+    given = {key: value for key, value in args.items() if value is not None}
+    return dict(pulumi.runtime.invoke(token, given).value or {})
 
 
 @dataclasses.dataclass(frozen=True)
@@ -129,7 +155,12 @@ def find(
 ) -> tuple[str, dict[str, Any]]:
     """The id and the resource's outputs of the one record with ``id`` (if given) whose fields
     equal ``keys`` (the given ones), among the provider's records of ``region`` for a regional
-    resource (the configured one when left out)."""
+    resource (the configured one when left out). Under Pulumi's mocks, the mocks' ``call``
+    answers (see ``mocked``)."""
+    if under_mocks():
+        kind = type(provider).__name__.removesuffix("Provider")
+        answer = mocked(kind, {"id": id, **keys, "region": region})
+        return str(answer.pop("id", None) or id or ""), answer
     api, stack_config = session()
     keys = {name: value for name, value in keys.items() if value is not None}
     where = None

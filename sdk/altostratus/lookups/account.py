@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import pulumi
 
 from altostratus.client import Quota, Region
-from altostratus.lookups._find import LookupResult, find, lifted, session
+from altostratus.lookups._find import LookupResult, find, lifted, mocked, session, under_mocks
 from altostratus.providers.webhook import Webhook, WebhookProvider
 
 
@@ -54,6 +54,8 @@ def get_webhook_output(
 
 def get_quota() -> Quota:
     """The account's limits and usage (``network_count_limit``, ``network_count_usage``, ...)."""
+    if under_mocks():
+        return Quota.model_validate(mocked("Quota", {}))
     api, _ = session()
     return api.quota.get()
 
@@ -74,8 +76,12 @@ class GetRegionsResult:
 
 def get_regions(country: str | None = None) -> GetRegionsResult:
     """The service's regions, those of ``country`` (``GB``, ``DE``; any case) when given."""
-    api, _ = session()
-    regions = api.regions.list()
+    if under_mocks():
+        answer = mocked("Regions", {"country": country})
+        regions = [Region.model_validate(region) for region in answer.get("regions") or []]
+    else:
+        api, _ = session()
+        regions = api.regions.list()
     if country is not None:
         regions = [r for r in regions if (r.country or "").upper() == country.upper()]
     default = next((region.code for region in regions if region.default), None)

@@ -31,6 +31,7 @@ class GetObjectStoreResult(LookupResult):
     access_key_id: pulumi.Output[str]
     secret_access_key: pulumi.Output[str]
     region: str | None
+    force_destroy: bool | None
 
 
 # </generated>

@@ -20,9 +20,15 @@ where client errors become Pulumi outcomes:
   assignment failed) is deleted again, so none is left outside state;
 - create of a resource declared with ``adopt``: the existing record is adopted, never created,
   and only when it matches the program (see ``_adopt``);
-- every other error is raised as one line naming the resource kind, its id or name, and the
-  API's status, code and reason; a 401 adds that the stack's stored key may be stale and how to
-  use the current one (refresh and destroy configure the provider from the state).
+- every other error is raised as one line naming the operation, the resource kind, its id or
+  name, and the API's status, code and reason (the API names no request id); a 401 adds that
+  the stack's stored key may be stale and how to use the current one (refresh and destroy
+  configure the provider from the state).
+
+Under the engine, the SDK's provider process (``python -m pulumi.dynamic``) sends a failing
+call's ``traceback.format_exc()`` as the gRPC error's details, which the engine prints whole; in
+that process ``configure`` sets ``sys.tracebacklimit`` to 0, so the error is the exception's one
+line, unless ``altostratus:debug`` (or ``ALTOSTRATUS_DEBUG``) is set (see ``one_line_errors``).
 
 Providers hold no state: they pickle by reference to their class (see ``__reduce__``), and the
 settings and client live in ``_config`` at process level.
@@ -30,6 +36,7 @@ settings and client live in ``_config`` at process level.
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -78,6 +85,13 @@ class ProviderError(Exception):
     """A provider operation failed; the message is the one line the user sees."""
 
 
+def one_line_errors(*, debug: bool) -> None:
+    """In the provider process only: the tracebacks the SDK formats for a failing call hold no
+    frame (``sys.tracebacklimit = 0``: the exception's own line), or all of them when ``debug``."""
+    if _threads.in_provider_process():
+        sys.tracebacklimit = None if debug else 0
+
+
 class Provider(RecordHooks[RecordT], ResourceProvider):
     naming: ClassVar[str | None] = None
     """The input auto-named from the resource name when left out: "name" (unique, with a random
@@ -92,6 +106,7 @@ class Provider(RecordHooks[RecordT], ResourceProvider):
     def configure(self, req: ConfigureRequest) -> None:
         """Take the stack config; in the provider process, also its bound of calls at once."""
         _config.configure(req.config)
+        one_line_errors(debug=_config.debug())
         _threads.serve_at_once(_config.provider_threads())
 
     def _check_together(self, inputs: dict[str, Any]) -> list[CheckFailure]:

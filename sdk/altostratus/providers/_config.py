@@ -15,6 +15,7 @@ calls the provider process serves at once (see ``_threads``).
 
 from __future__ import annotations
 
+import os
 import threading
 from typing import TYPE_CHECKING, Any
 
@@ -32,7 +33,10 @@ CONFIG_KEYS = (
     "altostratus:waitTimeoutSeconds",
     "altostratus:requestTimeoutSeconds",
     "altostratus:providerThreads",
+    "altostratus:debug",
 )
+DEBUG_ENV = "ALTOSTRATUS_DEBUG"
+"""The environment variable that, like ``altostratus:debug``, keeps failures' tracebacks."""
 DEFAULT_WAIT_TIMEOUT = 600.0
 #: Calls served at once by default: enough for every balancer and store of a large stack to wait
 #: at the same time, below httpx's 100 connections per client (no call waits for a connection),
@@ -124,6 +128,16 @@ def provider_threads() -> int:
             f"not {raw!r}"
         )
     return threads
+
+
+def debug() -> bool:
+    """Whether a failing call sends its whole traceback (``altostratus:debug``, else the
+    ``ALTOSTRATUS_DEBUG`` environment variable; true, 1, yes or on)."""
+    with _lock:
+        raw = _stack_config.get("altostratus:debug")
+    if raw is None:
+        raw = os.environ.get(DEBUG_ENV, "")
+    return raw.strip().lower() in ("1", "true", "yes", "on")
 
 
 def _seconds(key: str, stack_config: dict[str, str]) -> float | None:

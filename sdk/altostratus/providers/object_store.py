@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 import pulumi
 
 from altostratus.providers import _validate
-from altostratus.providers._base import Provider
+from altostratus.providers._base import Provider, ProviderError
 from altostratus.providers._inputs import arg, inputs_of, region_arg, to_int
 from altostratus.providers._records import RegionalRecords
 from altostratus.providers._resource import AltostratusResource
@@ -28,6 +28,10 @@ class ObjectStoreArgs:
     """Size limit in gigabytes (service default 500); the create request calls it ``size``."""
     access_key_id: pulumi.Input[str] | None = arg(_validate.access_key, secret=True)
     """The owner credential's key; the service makes an owner credential when left out."""
+    force_destroy: pulumi.Input[bool] | None = arg(_validate.boolean)
+    """Whether deleting or replacing the store may delete the objects it holds (default false:
+    such a delete fails, naming the object count, and keeps the store and its objects). Only the
+    provider reads it; a replacement's delete uses the value of the store being replaced."""
 
 
 class ObjectStoreProvider(RegionalRecords["ObjectStoreRecord"], Provider["ObjectStoreRecord"]):
@@ -59,6 +63,41 @@ class ObjectStoreProvider(RegionalRecords["ObjectStoreRecord"], Provider["Object
             max_size_gb=changes.get("max_size_gb"),
             access_key_id=changes.get("access_key_id"),
             region=self._region(props),
+        )
+
+    def _updates(self, news: dict[str, Any], changed: set[str]) -> dict[str, Any]:
+        # force_destroy guards the provider's delete; the API has no such field.
+        return super()._updates(news, changed - {"force_destroy"})
+
+    def _remove(self, api: Client, id_: str, props: dict[str, Any]) -> None:
+        """Delete the store, unless it holds objects and ``force_destroy`` is not set: the API
+        deletes a store and everything in it at once, with no confirmation."""
+        if props.get("force_destroy") is not True:
+            count = self._object_count(api, id_, props)
+            if count:
+                noun, them = ("object", "it") if count == 1 else ("objects", "them")
+                raise ProviderError(
+                    f"the object store {id_} holds {count} {noun}: deleting the store would "
+                    f"delete {them} too; set force_destroy=True (and run pulumi up) to allow it, "
+                    f"or empty the store first"
+                )
+        super()._remove(api, id_, props)
+
+    def _object_count(self, api: Client, id_: str, props: dict[str, Any]) -> int:
+        """The objects in the store, listed with its owner credential (see ``store_objects``)."""
+        region = self._region(props)
+        record = api.object_stores.get(id_, region=region)
+        if not record.objectstore_endpoint:
+            return 0  # not ready yet: no bucket, so no object
+        outs = self._live(api, record, props)
+        key, secret = outs.get("access_key_id"), outs.get("secret_access_key")
+        if not key or not secret:
+            raise ProviderError(
+                f"cannot tell whether the object store {id_} is empty (its owner credential "
+                f"cannot be read); set force_destroy=True to delete it with its objects"
+            )
+        return api.object_stores.count_objects(
+            record, access_key_id=str(key), secret_access_key=str(secret), region=region
         )
 
     def _ready(self, record: ObjectStoreRecord) -> bool:
@@ -105,6 +144,7 @@ class ObjectStore(AltostratusResource[ObjectStoreArgs], module="altostratus", na
     access_key_id: pulumi.Output[str]
     secret_access_key: pulumi.Output[str]
     region: pulumi.Output[str]
+    force_destroy: pulumi.Output[bool]
 
     # <generated: ObjectStore.__init__>
     def __init__(
@@ -117,6 +157,7 @@ class ObjectStore(AltostratusResource[ObjectStoreArgs], module="altostratus", na
         region: pulumi.Input[str] | None = None,
         max_size_gb: pulumi.Input[int] | None = None,
         access_key_id: pulumi.Input[str] | None = None,
+        force_destroy: pulumi.Input[bool] | None = None,
     ) -> None:
         super().__init__(
             resource_name,
@@ -126,6 +167,7 @@ class ObjectStore(AltostratusResource[ObjectStoreArgs], module="altostratus", na
             region=region,
             max_size_gb=max_size_gb,
             access_key_id=access_key_id,
+            force_destroy=force_destroy,
         )
 
     # </generated>

@@ -54,6 +54,9 @@ class _Calls(Mocks):
 class EngineMonitor(MockMonitor):
     """The SDK's resource monitor, answering as the engine does (see the module docstring)."""
 
+    stands_for_engine = True
+    """Lookups run as under the engine, against the service, not as invokes to mocks."""
+
     def __init__(
         self,
         deployment: Deployment,

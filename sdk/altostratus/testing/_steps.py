@@ -119,9 +119,9 @@ class Steps:
             raise
         except Exception as error:
             details = call_failure(error)
-            # A provider's uncaught exception arrives as its traceback: its last line says it.
-            lines = [line for line in details.splitlines() if line.strip()]
-            message = lines[-1].strip() if lines else details
+            # The engine prints the gRPC error's details whole: one line from our providers
+            # (see providers/_base.py), a traceback under altostratus:debug or from a bug.
+            message = details.strip()
             self.cancel()
             self.emit(op, urn, type_, "failed", time.monotonic() - started, message)
             raise ResourceFailed(urn, op, message, cause=error, details=details) from error

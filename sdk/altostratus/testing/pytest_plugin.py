@@ -6,7 +6,9 @@ Load it from a ``conftest.py``::
 
 ``altostratus_emulator`` is one started ``Emulator`` for the session; ``altostratus_fresh_emulator``
 resets it before a test. Override ``altostratus_emulator_settings`` (session scope) to pass other
-``Emulator`` arguments, such as shorter provisioning delays.
+``Emulator`` arguments, such as shorter provisioning delays, or ``{"seed": "tests/seed.yaml"}``:
+then the session's emulator, and every fresh one (a reset returns to the seed), starts from the
+accounts and resources the file declares.
 
 ``altostratus_stack`` makes ``altostratus.testing.Stack`` objects against the freshly reset
 emulator: ``altostratus_stack(program, **options)`` with a function or a project directory and

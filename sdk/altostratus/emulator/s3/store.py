@@ -163,3 +163,21 @@ def restore_keys(name: str, keys: dict[str, list[Any]], versioning: str | None) 
         dict.__setitem__(bucket.keys, key_name, versions)
     if versioning is not None:
         bucket.versioning_status = versioning
+
+
+def put(name: str, key_name: str, data: bytes) -> None:
+    """Store an object (a seed's), as a PUT would."""
+    _backend().put_object(name, key_name, data)
+
+
+def current_objects(name: str) -> dict[str, bytes]:
+    """Each key's current content (its latest version, unless deleted)."""
+    found = bucket_keys(name)
+    if found is None:
+        return {}
+    contents: dict[str, bytes] = {}
+    for key_name, versions in found[0].items():
+        latest = versions[-1] if versions else None
+        if isinstance(latest, FakeKey):
+            contents[key_name] = bytes(latest.value)
+    return contents

@@ -4,7 +4,9 @@ answer 404 for anything outside that scope, and the side effects a change queues
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
@@ -12,7 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 from altostratus.emulator.errors import being_deleted, duplicate_name, not_found
 from altostratus.emulator.state.table import R, Record, RecordTable
 
-__all__ = ["Effects", "Record", "RecordTable", "Store", "iso", "new_id"]
+__all__ = ["Effects", "Record", "RecordTable", "Store", "given_id", "iso", "new_id"]
 
 if TYPE_CHECKING:
     from altostratus.emulator.state import State
@@ -23,8 +25,26 @@ U = TypeVar("U")
 """The fields a store's ``update`` takes: a dataclass of ``bodies``."""
 
 
+_given_id: ContextVar[str | None] = ContextVar("given_id", default=None)
+
+
 def new_id() -> str:
+    """A fresh id; inside ``given_id(value)``, ``value`` for the first record made."""
+    given = _given_id.get()
+    if given is not None:
+        _given_id.set(None)
+        return given
     return str(uuid.uuid4())
+
+
+@contextmanager
+def given_id(value: str | None) -> Iterator[None]:
+    """The next record made takes the id ``value`` (a seed file's fixed id), on this thread."""
+    token = _given_id.set(value)
+    try:
+        yield
+    finally:
+        _given_id.reset(token)
 
 
 def iso(moment: datetime) -> str:
