@@ -76,6 +76,8 @@ class EmulatorProcess(EmulatorControls):
                 "--s3-port=0",
                 f"--lb-ready-seconds={lb_ready_seconds}",
                 f"--objectstore-ready-seconds={objectstore_ready_seconds}",
+                # Only the first lines are read: request lines would fill the pipe and stall it.
+                "--quiet",
             ],
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,

@@ -123,7 +123,7 @@ class Process:
     def __init__(self, state_dir: Path) -> None:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "altostratus.emulator", "--port", "0", "--s3-port", "0",
-             "--state-dir", str(state_dir)],
+             "--state-dir", str(state_dir), "--quiet"],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )  # fmt: skip
         assert self.process.stdout is not None
