@@ -1,5 +1,6 @@
-"""Fixtures: the service in process, its recording stand-ins, a second account, and the S3
-front served on a free port with a wall clock the tests can move."""
+"""Fixtures: the service in process, its recording stand-ins, a second account, the S3 front
+served on a free port with a wall clock the tests can move, and the webhook delivery worker with
+a local receiver and an emulated clock."""
 
 from __future__ import annotations
 
@@ -11,9 +12,11 @@ import pytest
 from altostratus.emulator.app import EmulatorApp
 from altostratus.emulator.clock import Clock
 from altostratus.emulator.state import Settings, State
+from altostratus.emulator.webhooks import WebhookDispatcher
 
 from .served_s3 import S3Server, WallClock, serve_s3
 from .service_api import KEY, S3_URL, Api, RecordingBuckets, RecordingEvents
+from .webhook_receiver import FakeWebhooks, Receiver, serve_receiver
 
 
 @pytest.fixture
@@ -77,3 +80,32 @@ def s3(s3_server: S3Server, wall: WallClock) -> S3Server:
     wall.offset = 0.0
     s3_server.populate()
     return s3_server
+
+
+@pytest.fixture(scope="module")
+def receiver_server() -> Iterator[Receiver]:
+    yield from serve_receiver()
+
+
+@pytest.fixture
+def receiver(receiver_server: Receiver) -> Receiver:
+    receiver_server.reset()
+    return receiver_server
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def hooks() -> FakeWebhooks:
+    return FakeWebhooks()
+
+
+@pytest.fixture
+def dispatcher(hooks: FakeWebhooks, clock: Clock) -> Iterator[WebhookDispatcher]:
+    worker = WebhookDispatcher(hooks, clock)
+    worker.start()
+    yield worker
+    worker.stop()

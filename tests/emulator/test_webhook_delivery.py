@@ -6,7 +6,6 @@ import hashlib
 import hmac
 import json
 import uuid
-from collections.abc import Iterator
 from datetime import datetime
 
 import pytest
@@ -16,39 +15,10 @@ from altostratus.emulator.webhooks import DeliveryTarget, WebhookDispatcher
 from altostratus.emulator.webhooks.events import EVENT_NAMES
 from altostratus.emulator.webhooks.sending import is_loopback
 
-from .webhook_receiver import FakeWebhooks, Receiver, serve_receiver
+from .webhook_receiver import FakeWebhooks, Receiver
 
 SECRET = "3f1c" * 10
 RETRY_DELAYS = [300, 1800, 3600, 7200, 21600]
-
-
-@pytest.fixture(scope="module")
-def receiver_server() -> Iterator[Receiver]:
-    yield from serve_receiver()
-
-
-@pytest.fixture
-def receiver(receiver_server: Receiver) -> Receiver:
-    receiver_server.reset()
-    return receiver_server
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
-def hooks() -> FakeWebhooks:
-    return FakeWebhooks()
-
-
-@pytest.fixture
-def dispatcher(hooks: FakeWebhooks, clock: Clock) -> Iterator[WebhookDispatcher]:
-    worker = WebhookDispatcher(hooks, clock)
-    worker.start()
-    yield worker
-    worker.stop()
 
 
 @pytest.fixture

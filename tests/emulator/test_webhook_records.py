@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import http.client
 import json
-from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -17,38 +16,9 @@ from altostratus.emulator.clock import Clock
 from altostratus.emulator.webhooks import DeliveryTarget, WebhookDispatcher
 
 from .test_server import call
-from .webhook_receiver import FakeWebhooks, Receiver, serve_receiver
+from .webhook_receiver import FakeWebhooks, Receiver
 
 RETRY = 300
-
-
-@pytest.fixture(scope="module")
-def receiver_server() -> Iterator[Receiver]:
-    yield from serve_receiver()
-
-
-@pytest.fixture
-def receiver(receiver_server: Receiver) -> Receiver:
-    receiver_server.reset()
-    return receiver_server
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
-def hooks() -> FakeWebhooks:
-    return FakeWebhooks()
-
-
-@pytest.fixture
-def dispatcher(hooks: FakeWebhooks, clock: Clock) -> Iterator[WebhookDispatcher]:
-    worker = WebhookDispatcher(hooks, clock)
-    worker.start()
-    yield worker
-    worker.stop()
 
 
 def _settle(dispatcher: WebhookDispatcher, clock: Clock, seconds: float = 0.0) -> None:
