@@ -19,10 +19,10 @@ from pulumi_cli import Project
 
 from altostratus.client import Client
 from altostratus.emulator import Emulator
+from altostratus.testing._engine_events import SECRET_SIGNATURE
 
 pytestmark = [pytest.mark.real_engine, pytest.mark.timeout(600)]
 
-SECRET_SIGNATURE = "4dabf18193072939515e22adb298388d"
 NETWORK_REFERENCE = "organization/altostratus-private-network/dev"
 
 
