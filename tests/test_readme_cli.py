@@ -1,4 +1,5 @@
-"""The README's "With the Pulumi CLI" section and its CI recipe, run as written by the real engine.
+"""The README's "With the Pulumi CLI" section and the CI guide's recipe, run as written by the
+real engine.
 
 Substituted, and only this: the emulator's ports (free ones instead of 8787 and 8788), the
 local backend's folder (``pulumi login --local`` writes to the user's home, found from the
@@ -24,16 +25,12 @@ from typing import Any
 import pytest
 import yaml
 from account import leftovers
+from doc_pages import section
 
 pytestmark = [pytest.mark.real_engine, pytest.mark.timeout(600)]
 
-README = (Path(__file__).resolve().parents[1] / "README.md").read_text()
-
-
-def section(heading: str) -> str:
-    start = README.index(f"\n{heading}\n")
-    following = re.search(r"\n#{2,3} ", README[start + 1 :])
-    return README[start : start + 1 + following.start()] if following else README[start:]
+WITH_THE_CLI = section("README.md", "### With the Pulumi CLI")
+CI_RECIPE = section("docs/ci.md", "# CI: `pulumi preview` and `pulumi up` against the emulator")
 
 
 def blocks(text: str) -> list[tuple[str, str]]:
@@ -92,7 +89,7 @@ def shell(script: str, cwd: Path, env: dict[str, str]) -> str:
 @pytest.fixture
 def readme_emulator(ports: tuple[int, int], environment: dict[str, str]) -> Iterator[Any]:
     """The emulator started by the README's own command, with the README's key."""
-    ((language, command), *_) = blocks(section("### With the Pulumi CLI"))
+    ((language, command), *_) = blocks(WITH_THE_CLI)
     assert (language, command.strip()) == ("sh", "altostratus emulator")
     process = subprocess.Popen(
         ["altostratus", "emulator", "--port", str(ports[0]), "--s3-port", str(ports[1])],
@@ -130,7 +127,7 @@ def test_the_readme_program_and_commands_deploy_with_the_real_engine(
     ports: tuple[int, int],
     environment: dict[str, str],
 ) -> None:
-    (_, (python, program), (sh, commands)) = blocks(section("### With the Pulumi CLI"))[:3]
+    (_, (python, program), (sh, commands)) = blocks(WITH_THE_CLI)[:3]
     assert (python, sh) == ("python", "sh")
     where = project(tmp_path / "readme", program)
     output = shell(as_here(commands, ports, tmp_path / "state"), where, environment)
@@ -153,14 +150,12 @@ def test_the_readme_program_and_commands_deploy_with_the_real_engine(
 def test_the_readme_ci_recipe_runs_its_steps_as_written(
     tmp_path: Path, ports: tuple[int, int], environment: dict[str, str]
 ) -> None:
-    ((language, recipe),) = blocks(
-        section("## CI: `pulumi preview` and `pulumi up` against the emulator")
-    )
+    ((language, recipe),) = blocks(CI_RECIPE)
     assert language == "yaml"
     steps = yaml.safe_load(recipe)["jobs"]["stack"]["steps"]
     runs = {step.get("name", step["run"]): step for step in steps if "run" in step}
     environment = {**environment, **yaml.safe_load(recipe)["jobs"]["stack"]["env"]}
-    infra = project(tmp_path / "infra", blocks(section("### With the Pulumi CLI"))[1][1])
+    infra = project(tmp_path / "infra", blocks(WITH_THE_CLI)[1][1])
     (infra / "requirements.txt").write_text("altostratus\n")
     (infra / "venv").symlink_to(Path(sys.prefix))
     (install,) = [key for key in runs if "pip install" in key and "venv" not in key]

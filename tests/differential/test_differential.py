@@ -1,7 +1,7 @@
 """The runner and the real engine, program by program: the same operations, ids, outputs, leftovers.
 
 Each program of ``programs.py`` runs through both; a difference fails here unless it is listed in
-``KNOWN`` below, which the README's "what it does not do" states for users.
+``KNOWN`` below, which the testing guide's "what it does not do" states for users.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from .programs import SCENARIOS, Scenario
 pytestmark = [pytest.mark.real_engine, pytest.mark.timeout(600)]
 
 KNOWN: dict[str, list[str]] = {}
-"""Differences the runner keeps on purpose, by program: each one in the README too."""
+"""Differences the runner keeps on purpose, by program: each one in the testing guide too."""
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=[s.name for s in SCENARIOS])

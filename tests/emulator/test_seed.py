@@ -10,6 +10,7 @@ from typing import Any
 import boto3
 import pytest
 import yaml
+from doc_pages import section
 
 from altostratus.client import Client
 from altostratus.emulator import ControlRefused, Emulator, SeedError
@@ -134,10 +135,9 @@ def test_a_duplicate_id_is_refused() -> None:
         Emulator(seed=seed)
 
 
-def test_the_readme_seed_loads_as_documented() -> None:
-    text = (Path(__file__).parents[2] / "README.md").read_text()
-    section = text.split("### Seeding and snapshots", 1)[1]
-    block = section.split("```yaml\n", 1)[1].split("```", 1)[0]
+def test_the_documented_seed_loads_as_documented() -> None:
+    text = section("docs/emulator.md", "## Seeding and snapshots: `--seed`")
+    block = text.split("```yaml\n", 1)[1].split("```", 1)[0]
     with Emulator(seed=yaml.safe_load(block)) as emulator:
         client = Client(api_key=emulator.api_key, api_url=emulator.api_url)
         assert client.object_stores.get("store-assets").name == "assets"

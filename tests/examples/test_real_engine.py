@@ -45,7 +45,7 @@ def plain_values(value: Any, *, inside_secret: bool = False) -> list[tuple[str, 
 
 
 def audit_secrets(project: Project, emulator: Emulator) -> None:
-    """No secret of ours in plain text, each inside a secret; the key only where the README says."""
+    """No secret of ours in plain text, each inside a secret; the key only where the guide says."""
     secrets = secrets_of_the_service(emulator) | {emulator.api_key}
     assert not any(s in json.dumps(project.export()) for s in secrets)
     for resource in project.export(show_secrets=True)["deployment"]["resources"]:
@@ -57,7 +57,7 @@ def audit_secrets(project: Project, emulator: Emulator) -> None:
                         continue
                     assert inside, f"{resource['urn']} {part} shows a secret unmarked"
                     if secret == emulator.api_key:
-                        # The README: the engine stores the stack config as the provider's inputs.
+                        # The engine stores the stack config as the provider's inputs.
                         assert resource["type"].startswith("pulumi:providers:"), resource["urn"]
 
 

@@ -1,22 +1,21 @@
 """Each input is declared once, on its resource's ``Args``; these tests hold the other places
-that name it (the provider, the outputs, the client's requests, the README) to that declaration."""
+that name it (the provider, the outputs, the client's requests, the resources guide) to that
+declaration."""
 
 from __future__ import annotations
 
 import dataclasses
 import inspect
 import re
-from pathlib import Path
 from typing import Any
 from unittest.mock import MagicMock
 
 import pytest
+from doc_pages import section, table
 
 import altostratus.providers as resources
 from altostratus.client import Client
 from altostratus.providers._resource import AltostratusResource
-
-README = Path(__file__).parents[2] / "README.md"
 
 RESOURCES: dict[str, type[AltostratusResource[Any]]] = {
     name: value
@@ -129,14 +128,12 @@ def test_the_update_requests_carry_every_updatable_input(name: str) -> None:
     assert {field for field in updatable if _sentinels(name)[field] not in sent} == set()
 
 
-def readme_inputs(resource: str) -> list[str]:
-    """The first column of the input table under the README's ``### <resource>`` heading."""
-    section = README.read_text(encoding="utf-8").split(f"\n### {resource}\n", 1)[1]
-    section = section.split("\n#", 1)[0]
-    table = section.split("| input | type | notes |", 1)[1]
-    return re.findall(r"^\| `(\w+)` \|", table, flags=re.MULTILINE)
+def documented_inputs(resource: str) -> list[str]:
+    """The first column of the input table under the resources guide's ``## <resource>``."""
+    rows = table(section("docs/resources.md", f"## {resource}"), "| input | type | notes |")
+    return [re.fullmatch(r"`(\w+)`", row[0]).group(1) for row in rows]  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize("name", sorted(RESOURCES))
-def test_the_readme_input_table_lists_exactly_the_args_fields(name: str) -> None:
-    assert readme_inputs(name) == args_names(RESOURCES[name])
+def test_the_documented_input_table_lists_exactly_the_args_fields(name: str) -> None:
+    assert documented_inputs(name) == args_names(RESOURCES[name])

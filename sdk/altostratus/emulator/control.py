@@ -1,7 +1,7 @@
 """The emulator's test controls as Python calls: faults, the request log, the clock, accounts and
 their quota, webhook deliveries, reset.
 
-They are the admin endpoints under ``/_emulator/`` (see the README's table), called over HTTP,
+They are the admin endpoints under ``/_emulator/`` (the emulator guide's table), called over HTTP,
 so they check what those check and refuse what those refuse (``ControlRefused``, a
 ``ValueError``). ``Emulator`` has them for the emulator it serves; ``EmulatorControls(api_url)``
 controls one served elsewhere (``python -m altostratus.emulator``, another process)::

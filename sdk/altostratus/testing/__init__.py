@@ -52,7 +52,7 @@ What it does not do, so that nobody mistakes it for the engine:
   altostratus resource, fail the deployment in one line naming them; ``state_migrations`` fail
   as under the engine; ``replace_on_changes`` (the dynamic provider's diff names no keys),
   ``custom_timeouts`` (the dynamic provider takes none), ``hide_diffs``, ``providers`` and
-  ``env_var_mappings`` have no effect, as under the engine (the README's table of options);
+  ``env_var_mappings`` have no effect, as under the engine (the testing guide's table of options);
 - no ``--target``, ``--continue-on-error``, plans, policy packs, ``pulumi import``, explicit
   provider resources: every dynamic resource uses one provider configured with the stack's
   configuration;

@@ -1,26 +1,24 @@
-"""The README's account of Pulumi's resource options under the runner is exact: its table names
-every option ``pulumi.ResourceOptions`` offers, once; its "what it does not do" list names exactly
-those the runner does not apply; and each of those it says fails does fail, naming it."""
+"""The testing guide's account of Pulumi's resource options under the runner is exact: its table
+names every option ``pulumi.ResourceOptions`` offers, once; its "what it does not do" list names
+exactly those the runner does not apply; and each of those it says fails does fail, naming it."""
 
 from __future__ import annotations
 
 import inspect
 import re
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pulumi
 import pytest
 from account import leftovers
+from doc_pages import page
 
 import altostratus as alto
 from altostratus.emulator import Emulator
 from altostratus.testing import DeploymentFailed, Stack
 
-README = Path(__file__).resolve().parents[2] / "README.md"
-SECTION = README.read_text(encoding="utf-8").split("\n## Testing your programs\n", 1)[1]
-SECTION = SECTION.split("\n## ", 1)[0]
+SECTION = page("docs/testing.md")
 
 
 def table() -> dict[str, str]:
@@ -75,7 +73,7 @@ FAILING: dict[str, tuple[Callable[[], Any], str]] = {
     "state_migrations": (lambda: [lambda args: None], "state migrations"),
     "env_var_mappings": (lambda: {"FROM": "TO"}, "envVarMappings"),
 }
-"""How to give each option the README says fails or is refused, and the words its failure
+"""How to give each option the guide says fails or is refused, and the words its failure
 names it by."""
 
 
