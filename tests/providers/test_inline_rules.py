@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import grpc
 import pytest
 from engine import Engine
 
@@ -144,3 +145,38 @@ def test_the_bridged_providers_block_names_are_taken() -> None:
     aliases = {f.name: f.alias for f in FirewallProvider.fields if f.alias}
     assert aliases == {"ingress_rules": "ingress_rule", "egress_rules": "egress_rule"}
     assert {"ingress_rule", "egress_rule"} <= set(Firewall.__init__.__code__.co_varnames)
+
+
+def test_a_create_whose_rules_are_refused_leaves_no_firewall(
+    api: Client, engine: Engine, fresh_emulator: Emulator
+) -> None:
+    deps = dependencies(api, ("network_id",))
+    fresh_emulator.set_quota(security_group_rule=1)
+    inputs = _inputs(deps["network_id"], ingress_rules=[SSH, WEB])
+    with pytest.raises(grpc.RpcError) as raised:
+        engine.up(FirewallProvider(), "edge", inputs, None)
+    details = raised.value.details() or ""
+    assert "403 quota_limit_reached" in details and "was deleted" in details
+    assert api.firewalls.list() == []
+
+
+def test_a_rule_deleted_by_hand_is_made_again_and_a_stray_one_of_its_shape_taken(
+    api: Client, engine: Engine
+) -> None:
+    deps = dependencies(api, ("network_id",))
+    created = engine.up(
+        FirewallProvider(), "edge", _inputs(deps["network_id"], ingress_rules=[SSH, WEB]), None
+    )
+    ssh_id = next(r["id"] for r in created.state.outputs["ingress_rules"] if r["label"] == "ssh")
+    api.firewall_rules.delete(created.state.id, ssh_id)
+    stray = api.firewall_rules.create(created.state.id, **PING, direction="ingress")
+    changed = _inputs(deps["network_id"], ingress_rules=[SSH, WEB, PING])
+    updated = engine.up(FirewallProvider(), "edge", changed, created.state)
+    live = _live(api, created.state.id)
+    assert sorted(live.values()) == [
+        ("ingress", "icmp", "", ""),
+        ("ingress", "tcp", "22", "ssh"),
+        ("ingress", "tcp", "8000-8080", ""),
+    ]
+    assert stray.id in live and ssh_id not in live
+    assert {r["id"] for r in updated.state.outputs["ingress_rules"]} == set(live)

@@ -197,23 +197,28 @@ def reconcile(
     owned: dict[str, Any],
 ) -> dict[str, Any]:
     """Make the firewall's rules of each direction ``wanted`` lists (``owned``: the rules its
-    state records, with ids): keep the matching ones, create the missing, delete the rest of
-    the owned. Answers ``wanted``'s lists, each rule with its id."""
+    state records, with ids). A wanted rule takes, in turn, a live owned rule of its shape, a
+    live rule of its shape that no state records (left by an update that failed half-way, or
+    made outside the program), or a new rule; the owned rules left over are deleted. Answers
+    ``wanted``'s lists, each rule with its id."""
+    live = api.firewall_rules.list(firewall_id, region=region)
+    known = {rule.id for rule in live}
+    recorded = owned_ids(owned)
     made: dict[str, Any] = {}
     stale: list[str] = []
-    known = {rule.id for rule in api.firewall_rules.list(firewall_id, region=region)}
     for name, direction in DIRECTIONS.items():
-        keep = [rule for rule in owned.get(name) or [] if isinstance(rule, dict)]
+        keep = [r for r in owned.get(name) or [] if isinstance(r, dict) and r.get("id") in known]
+        spare = [output(r) for r in live if r.direction == direction and r.id not in recorded]
         rules = []
         for rule in wanted.get(name) or []:
-            match = next((old for old in keep if shape(old) == shape(rule)), None)
+            match = next((r for r in (*keep, *spare) if shape(r) == shape(rule)), None)
             if match is not None:
-                keep.remove(match)
+                (keep if match in keep else spare).remove(match)
                 rules.append({**rule, "id": match["id"]})
             else:
                 created = _create(api, firewall_id, region, direction, rule, known)
                 rules.append({**rule, "id": created})
-        stale += [str(old["id"]) for old in keep if old.get("id")]
+        stale += [str(old["id"]) for old in keep]
         if wanted.get(name) is not None:
             made[name] = rules
     for rule_id in stale:
