@@ -5,9 +5,10 @@ Each rule takes a ``FirewallRule``'s inputs without ``firewall_id``, ``region`` 
 (the list's). The service's firewall create takes no rules (the spec's create body), so the rules
 are made one by one through the rule calls once the firewall exists, and reconciled the same way
 on update: a rule the program still lists is kept (matched by its protocol, ports, ``cidr`` set,
-``label`` and ``action``), a new one created, one no longer listed deleted. Rules are never
-changed in place: a rule's ``action`` cannot change, and a deleted-then-created rule is the
-bridged provider's behaviour too.
+``label`` and ``action``), a new one created, one no longer listed deleted. A live rule of a
+listed shape that no state records (one left by an update that failed half-way) is taken rather
+than made twice. Rules are never changed in place: a rule's ``action`` cannot change, and a
+deleted-then-created rule is the bridged provider's behaviour too.
 
 Which rules a firewall owns is recorded in its state: the outputs ``ingress_rules`` and
 ``egress_rules`` carry each rule with its ``id``. A direction is managed only when its list is
