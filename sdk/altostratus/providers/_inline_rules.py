@@ -201,7 +201,10 @@ def reconcile(
     state records, with ids). A wanted rule takes, in turn, a live owned rule of its shape, a
     live rule of its shape that no state records (left by an update that failed half-way, or
     made outside the program), or a new rule; the owned rules left over are deleted. Answers
-    ``wanted``'s lists, each rule with its id."""
+    ``wanted``'s lists, each rule with its id. Without rules wanted or owned, nothing is
+    asked of the service."""
+    if not any(wanted.get(name) or owned.get(name) for name in DIRECTIONS):
+        return {name: [] for name in DIRECTIONS if wanted.get(name) is not None}
     live = api.firewall_rules.list(firewall_id, region=region)
     known = {rule.id for rule in live}
     recorded = owned_ids(owned)
