@@ -62,6 +62,8 @@ if TYPE_CHECKING:
     from altostratus.lookups import get_webhook_output as get_webhook_output
     from altostratus.providers import Firewall as Firewall
     from altostratus.providers import FirewallArgs as FirewallArgs
+    from altostratus.providers import FirewallInlineRuleArgs as FirewallInlineRuleArgs
+    from altostratus.providers import FirewallInlineRuleArgsDict as FirewallInlineRuleArgsDict
     from altostratus.providers import FirewallRule as FirewallRule
     from altostratus.providers import FirewallRuleArgs as FirewallRuleArgs
     from altostratus.providers import LoadBalancer as LoadBalancer

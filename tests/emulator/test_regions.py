@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from altostratus.client import Client
+from altostratus.client import BadRequestError, Client
 from altostratus.emulator import Emulator
 
 from .service_api import Api
@@ -90,7 +90,42 @@ def test_extra_region_codes_with_their_features() -> None:
         assert network.default and network.label == "Default"
 
 
-@pytest.mark.parametrize("wrong", ["LON1", "1ABC", "X:teleport", ""])
+def test_a_region_refuses_to_create_what_its_features_do_not_offer() -> None:
+    extra = ["STORES:object_store", "BALANCERS:loadbalancer"]
+    with (
+        Emulator(extra_regions=extra) as emulator,
+        Client(emulator.api_key, emulator.api_url) as client,
+    ):
+        for region in ("STORES", "BALANCERS"):
+            client.networks.create(label="app", region=region)
+        network = {r: client.networks.list(region=r)[0].id for r in ("STORES", "BALANCERS")}
+        backends = [{"ip": "10.0.0.5", "protocol": "TCP", "source_port": 80, "target_port": 80}]
+        with pytest.raises(BadRequestError) as refused:
+            client.load_balancers.create(
+                name="lb", network_id=network["STORES"], backends=backends, region="STORES"
+            )
+        assert refused.value.code == "region_feature_unavailable"
+        assert refused.value.reason == (
+            "You can't create a load balancer in the STORES region: it does not offer loadbalancer"
+        )
+        for refuse in (
+            lambda: client.object_stores.create(name="media", region="BALANCERS"),
+            lambda: client.object_store_credentials.create(name="ci", region="BALANCERS"),
+        ):
+            with pytest.raises(BadRequestError) as refused:
+                refuse()
+            assert refused.value.code == "region_feature_unavailable"
+            assert "in the BALANCERS region: it does not offer object_store" in refused.value.reason
+        assert client.object_stores.list(region="BALANCERS") == []
+        assert client.object_store_credentials.list(region="BALANCERS") == []
+        assert client.object_stores.create(name="media", region="STORES").name == "media"
+        balancer = client.load_balancers.create(
+            name="lb", network_id=network["BALANCERS"], backends=backends, region="BALANCERS"
+        )
+        assert balancer.name == "lb"
+
+
+@pytest.mark.parametrize("wrong", ["LON1", "1ABC", "LON-2", "X:teleport", ""])
 def test_an_extra_region_must_be_new_and_name_known_features(wrong: str) -> None:
     with pytest.raises(ValueError):
         Emulator(extra_regions=[wrong])

@@ -27,7 +27,7 @@ INVALID = [
     (NetworkProvider(), {"cidr_v4": "8.8.8.0/24"}, "cidr_v4"),
     (NetworkProvider(), {"cidr_v4": "10.0.0.0/33"}, "cidr_v4"),
     (NetworkProvider(), {"nameservers_v4": ["1.1.1.1", "dns"]}, "nameservers_v4"),
-    (NetworkProvider(), {"region": "MARS1"}, "region"),
+    (NetworkProvider(), {"region": "MARS-1"}, "region"),
     (NetworkProvider(), {"label": 5}, "label"),
     (NetworkProvider(), {"ipv4_enabled": "yes"}, "ipv4_enabled"),
     (FirewallProvider(), {"network_id": " "}, "network_id"),

@@ -32,6 +32,7 @@ COLLECTIONS = {
     "ObjectStoreCredential": "object_store_credentials",
     "Webhook": "webhooks",
 }
+INLINE_RULES = ("ingress_rules", "egress_rules")
 SENT_AS: dict[tuple[str, str, str], str] = {}
 """Inputs the request names otherwise."""
 NOT_SENT = {
@@ -39,9 +40,11 @@ NOT_SENT = {
     ("ReservedIp", "update", "assign_to_id"),
     ("ObjectStore", "create", "force_destroy"),
     ("ObjectStore", "update", "force_destroy"),
+    *(("Firewall", call, rules) for call in ("create", "update") for rules in INLINE_RULES),
 }
-"""Inputs sent by another call (a reserved IP is assigned by its ``assign`` action), or by none
-(an object store's ``force_destroy`` guards the provider's delete)."""
+"""Inputs sent by another call (a reserved IP is assigned by its ``assign`` action; a firewall's
+inline rules are made and removed by the rule calls: its create takes none), or by none (an
+object store's ``force_destroy`` guards the provider's delete)."""
 
 
 def args_names(resource: type[AltostratusResource[Any]]) -> list[str]:

@@ -3,7 +3,8 @@
 ::
 
     EmulatorError (status, code, reason)
-     ├── BadRequest            400  parameter_<name>_invalid / _missing, region_unavailable
+     ├── BadRequest            400  parameter_<name>_invalid / _missing, region_unavailable,
+     │                              region_feature_unavailable
      ├── Unauthorized          401  authentication_invalid_key (no key), database_account_not_found
      ├── Forbidden             403  quota_limit_reached, admin calls from elsewhere than loopback
      ├── NotFound              404  database_<kind>_not_found, not_found
@@ -109,6 +110,19 @@ def invalid(name: str, reason: str) -> BadRequest:
 
 def missing(name: str) -> BadRequest:
     return BadRequest(f"The parameter {name} is required", f"parameter_{name}_missing")
+
+
+def feature_unavailable(label: str, region: str, feature: str) -> BadRequest:
+    """A create of a kind the region's ``features`` do not offer, worded as the CLI refuses it."""
+    return BadRequest(
+        f"You can't create {_article(label)} {label} in the {region} region: "
+        f"it does not offer {feature}",
+        "region_feature_unavailable",
+    )
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1] in "aeiou" else "a"
 
 
 def not_found(kind: str, label: str) -> NotFound:

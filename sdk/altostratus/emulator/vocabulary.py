@@ -50,7 +50,8 @@ class Region:
         }
 
 
-_CODE = re.compile(r"[A-Z][A-Z0-9-]{0,15}")
+_CODE = re.compile(r"[A-Z][A-Z0-9]{0,15}")
+"""A region code: a letter, then letters and digits (the providers' check takes the same)."""
 
 
 def extra_region(text: str) -> Region:
@@ -59,7 +60,9 @@ def extra_region(text: str) -> Region:
     code, colon, listed = text.strip().partition(":")
     code = code.upper()
     if not _CODE.fullmatch(code):
-        raise ValueError(f"{text!r} is not CODE or CODE:feature,feature (a code of letters)")
+        raise ValueError(
+            f"{text!r} is not CODE or CODE:feature,feature (a letter, then letters and digits)"
+        )
     if code in REGION_PLACES:
         raise ValueError(f"{code} is a region already")
     features = tuple(f for f in listed.lower().split(",") if f) if colon else FEATURES

@@ -80,6 +80,8 @@ class GetFirewallResult(LookupResult):
     rules: list[dict[str, Any]] | None
     region: str | None
     create_default_rules: bool | None
+    ingress_rules: list[dict[str, Any]] | None
+    egress_rules: list[dict[str, Any]] | None
 
 
 # </generated>

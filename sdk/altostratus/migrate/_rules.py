@@ -2,10 +2,11 @@
 
 The Terraform provider keeps a firewall's rules inside it, each with its ``id``, ``protocol``
 (default tcp), ``port_range`` (``"22"``, ``"8000-8080"``, empty for icmp), ``cidr`` (a set),
-``label`` and ``action``; the direction is the block's. ``Firewall`` takes no rules: each rule is
-a ``FirewallRule`` of its own, adopted by its id. The rules the service adds to a firewall made
-with ``create_default_rules`` (tcp and udp 1-65535 and icmp, from 0.0.0.0/0) belong to the
-firewall and stay undeclared, as they are when ``Firewall`` makes them.
+``label`` and ``action``; the direction is the block's. Each rule becomes a ``FirewallRule`` of
+its own, adopted by its id, so nothing is made anew (``Firewall``'s inline ``ingress_rules``
+would create its rules). The rules the service adds to a firewall made with
+``create_default_rules`` (tcp and udp 1-65535 and icmp, from 0.0.0.0/0) belong to the firewall
+and stay undeclared, as they are when ``Firewall`` makes them.
 """
 
 from __future__ import annotations
@@ -97,13 +98,13 @@ def inline_rules(firewall: Declaration, notes: list[str]) -> list[Declaration]:
             rules.append(Declaration("FirewallRule", name, rule_id, source, what, inputs))
     if len(rules) == 1:
         notes.append(
-            f"{source.label}: its inline rule is declared as a `FirewallRule` adopted by its id "
-            "(`Firewall` takes no rules)"
+            f"{source.label}: its inline rule is declared as a `FirewallRule` adopted by its id, "
+            "not made anew"
         )
     elif rules:
         notes.append(
             f"{source.label}: its {len(rules)} inline rules are declared as `FirewallRule`s "
-            "adopted by their ids (`Firewall` takes no rules)"
+            "adopted by their ids, not made anew"
         )
     if kept:
         notes.append(

@@ -6,6 +6,7 @@ these modules, so the module paths are part of every stack's state and stay stab
 
 from __future__ import annotations
 
+from altostratus.providers._inline_rules import FirewallInlineRuleArgs, FirewallInlineRuleArgsDict
 from altostratus.providers.firewall import Firewall, FirewallArgs
 from altostratus.providers.firewall_rule import FirewallRule, FirewallRuleArgs
 from altostratus.providers.load_balancer import (
@@ -26,6 +27,8 @@ from altostratus.providers.webhook import Webhook, WebhookArgs
 __all__ = [
     "Firewall",
     "FirewallArgs",
+    "FirewallInlineRuleArgs",
+    "FirewallInlineRuleArgsDict",
     "FirewallRule",
     "FirewallRuleArgs",
     "LoadBalancer",

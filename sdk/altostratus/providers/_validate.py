@@ -19,7 +19,9 @@ from altostratus.client._settings import region_code
 
 Validator = Callable[[Any], "str | None"]
 
-REGIONS = ("LON1", "FRA1", "NYC1", "PHX1")
+_REGION_CODE = re.compile(r"[A-Z][A-Z0-9]{0,15}")
+"""A region code as the service spells them (``LON1``, and codes such as ``LOCAL`` that a target
+may serve besides): which codes exist is the target's to say, and it refuses an unknown one."""
 _PRIVATE_V4 = tuple(
     ipaddress.IPv4Network(n) for n in ("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16")
 )
@@ -108,9 +110,13 @@ def port_text(value: Any) -> str | None:
 
 
 def region(value: Any) -> str | None:
-    if isinstance(value, str) and region_code(value) in REGIONS:
+    """A region code in any case (``lon1`` is ``LON1``); an unknown code is the API's to refuse."""
+    if isinstance(value, str) and _REGION_CODE.fullmatch(region_code(value)):
         return None
-    return f"must be one of {', '.join(REGIONS)}, not {value!r}"
+    return (
+        "must be a region code: a letter, then up to 15 letters or digits "
+        f"(such as LON1), not {value!r}"
+    )
 
 
 def private_cidr(value: Any) -> str | None:

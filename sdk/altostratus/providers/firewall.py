@@ -1,23 +1,27 @@
-"""Firewall: a named set of rules attached to a network."""
+"""Firewall: a named set of rules attached to a network; optionally its rules inline."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import pulumi
 
-from altostratus.providers import _validate
+from altostratus.providers import _inline_rules, _validate
 from altostratus.providers._base import Provider
+from altostratus.providers._inline_rules import FirewallInlineRuleArgs, FirewallInlineRuleArgsDict
 from altostratus.providers._inputs import arg, inputs_of, region_arg
 from altostratus.providers._records import RegionalRecords
 from altostratus.providers._resource import AltostratusResource
 
 if TYPE_CHECKING:
     from altostratus.client import Client
-    from altostratus.client import Firewall as FirewallRecord  # noqa: F401 (the base's record)
+    from altostratus.client import Firewall as FirewallRecord
     from altostratus.client.firewalls import FirewallsAPI
     from altostratus.client.models import FirewallCreated, FirewallUpdated
+
+_INLINE_RULES = _validate.list_of(_inline_rules.inline_rule, allowed_empty=True)
 
 
 @dataclass(kw_only=True)
@@ -29,6 +33,29 @@ class FirewallArgs:
     region: pulumi.Input[str] | None = region_arg()
     create_default_rules: pulumi.Input[bool] | None = arg(_validate.boolean, replaces=True)
     """Whether the service adds its three allow-all ingress rules (service default: true)."""
+    ingress_rules: (
+        pulumi.Input[Sequence[pulumi.Input[FirewallInlineRuleArgs | FirewallInlineRuleArgsDict]]]
+        | None
+    ) = arg(
+        _INLINE_RULES,
+        normalize=_inline_rules.rule_set,
+        coerce=_inline_rules.coerced,
+        keep_when_absent=False,
+        alias="ingress_rule",
+    )
+    """The firewall's ingress rules, managed with it (the bridged provider's ``ingress_rule``);
+    left out: not managed here. Not together with ``FirewallRule`` resources on the firewall."""
+    egress_rules: (
+        pulumi.Input[Sequence[pulumi.Input[FirewallInlineRuleArgs | FirewallInlineRuleArgsDict]]]
+        | None
+    ) = arg(
+        _INLINE_RULES,
+        normalize=_inline_rules.rule_set,
+        coerce=_inline_rules.coerced,
+        keep_when_absent=False,
+        alias="egress_rule",
+    )
+    """The firewall's egress rules, as ``ingress_rules``."""
 
 
 class FirewallProvider(RegionalRecords["FirewallRecord"], Provider["FirewallRecord"]):
@@ -53,10 +80,33 @@ class FirewallProvider(RegionalRecords["FirewallRecord"], Provider["FirewallReco
     ) -> FirewallUpdated:
         return api.firewalls.update(id_, name=changes["name"], region=self._region(props))
 
+    def _settle(self, api: Client, inputs: dict[str, Any], record: Any) -> dict[str, Any]:
+        """The inline rules are made once the firewall exists (its create takes none)."""
+        made = _inline_rules.reconcile(api, str(record.id), self._region(inputs), inputs, {})
+        return super()._settle(api, {**inputs, **made}, record)
+
+    def _apply(
+        self, api: Client, id_: str, olds: dict[str, Any], news: dict[str, Any], changed: set[str]
+    ) -> dict[str, Any]:
+        """A rename (PUT), then the inline rules reconciled with those the state records."""
+        if "name" in changed:
+            self._put(api, id_, {"name": news.get("name")}, news)
+        if changed & set(_inline_rules.DIRECTIONS):
+            made = _inline_rules.reconcile(api, id_, self._region(news), news, olds)
+            news = {**news, **made}
+        return self._fetch(api, id_, news)
+
+    def _live(self, api: Client, record: FirewallRecord, props: dict[str, Any]) -> dict[str, Any]:
+        live = super()._live(api, record, props)
+        default_rules = props.get("create_default_rules") is not False
+        live.update(_inline_rules.reported(record.rules or [], props, default_rules=default_rules))
+        return live
+
 
 class Firewall(AltostratusResource[FirewallArgs], module="altostratus", name="Firewall"):
     """A firewall. Changing ``network_id``, ``region`` or ``create_default_rules`` replaces it;
-    ``name`` updates in place."""
+    ``name`` and the inline rules (``ingress_rules``, ``egress_rules``) update in place. A
+    firewall with inline rules takes no ``FirewallRule`` resources (see ``FirewallRule``)."""
 
     _provider_class = FirewallProvider
     _args_class = FirewallArgs
@@ -73,6 +123,17 @@ class Firewall(AltostratusResource[FirewallArgs], module="altostratus", name="Fi
     rules: pulumi.Output[list[dict[str, Any]]]
     region: pulumi.Output[str]
     create_default_rules: pulumi.Output[bool]
+    ingress_rules: pulumi.Output[list[dict[str, Any]]]
+    egress_rules: pulumi.Output[list[dict[str, Any]]]
+
+    _manages_rules: bool = False
+    """Whether the program gave the firewall inline rules (either list)."""
+
+    def _register(
+        self, resource_name: str, props: dict[str, Any], opts: pulumi.ResourceOptions | None
+    ) -> None:
+        self._manages_rules = any(props.get(name) is not None for name in _inline_rules.DIRECTIONS)
+        super()._register(resource_name, props, opts)
 
     # <generated: Firewall.__init__>
     def __init__(
@@ -85,6 +146,22 @@ class Firewall(AltostratusResource[FirewallArgs], module="altostratus", name="Fi
         name: pulumi.Input[str] | None = None,
         region: pulumi.Input[str] | None = None,
         create_default_rules: pulumi.Input[bool] | None = None,
+        ingress_rules: pulumi.Input[
+            Sequence[pulumi.Input[FirewallInlineRuleArgs | FirewallInlineRuleArgsDict]]
+        ]
+        | None = None,
+        egress_rules: pulumi.Input[
+            Sequence[pulumi.Input[FirewallInlineRuleArgs | FirewallInlineRuleArgsDict]]
+        ]
+        | None = None,
+        ingress_rule: pulumi.Input[
+            Sequence[pulumi.Input[FirewallInlineRuleArgs | FirewallInlineRuleArgsDict]]
+        ]
+        | None = None,
+        egress_rule: pulumi.Input[
+            Sequence[pulumi.Input[FirewallInlineRuleArgs | FirewallInlineRuleArgsDict]]
+        ]
+        | None = None,
     ) -> None:
         super().__init__(
             resource_name,
@@ -94,6 +171,10 @@ class Firewall(AltostratusResource[FirewallArgs], module="altostratus", name="Fi
             name=name,
             region=region,
             create_default_rules=create_default_rules,
+            ingress_rules=ingress_rules,
+            egress_rules=egress_rules,
+            ingress_rule=ingress_rule,
+            egress_rule=egress_rule,
         )
 
     # </generated>

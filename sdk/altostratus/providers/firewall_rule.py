@@ -11,7 +11,14 @@ from pulumi.dynamic import CheckFailure
 
 from altostratus.providers import _validate
 from altostratus.providers._base import Provider
-from altostratus.providers._inputs import arg, cidr_set, inputs_of, region_arg, required
+from altostratus.providers._inputs import (
+    READ_GIVEN,
+    arg,
+    cidr_set,
+    inputs_of,
+    region_arg,
+    required,
+)
 from altostratus.providers._resource import AltostratusResource
 
 if TYPE_CHECKING:
@@ -120,11 +127,27 @@ class FirewallRuleProvider(Provider["RuleRecord"]):
         api.firewall_rules.delete(props["firewall_id"], id_, region=self._region(props))
 
 
+async def _outside_inline_rules(rule: str, firewall_id: pulumi.Output[str]) -> None:
+    """Raise when ``firewall_id`` comes from a ``Firewall`` of the program that has inline rules:
+    that firewall owns all its rules, and would remove this one at its next update."""
+    from altostratus.providers.firewall import Firewall
+
+    for resource in await firewall_id.resources():
+        if isinstance(resource, Firewall) and resource._manages_rules:
+            raise ValueError(
+                f"FirewallRule {rule!r} cannot be added to Firewall {resource._name!r}: that "
+                "firewall manages its rules inline (ingress_rules, egress_rules); declare the "
+                "rule in its list instead"
+            )
+
+
 class FirewallRule(
     AltostratusResource[FirewallRuleArgs], module="altostratus", name="FirewallRule"
 ):
     """A firewall rule. Changing ``firewall_id``, ``region`` or ``action`` replaces it; the
-    protocol, ports, ``cidr``, ``direction`` and ``label`` update in place."""
+    protocol, ports, ``cidr``, ``direction`` and ``label`` update in place. A rule whose
+    ``firewall_id`` comes from a ``Firewall`` with inline rules is refused (the program fails
+    naming both): that firewall owns every rule."""
 
     _provider_class = FirewallRuleProvider
     _args_class = FirewallRuleArgs
@@ -173,6 +196,16 @@ class FirewallRule(
         )
 
     # </generated>
+
+    def _register(
+        self, resource_name: str, props: dict[str, Any], opts: pulumi.ResourceOptions | None
+    ) -> None:
+        firewall_id = props.get("firewall_id")
+        if READ_GIVEN not in props and isinstance(firewall_id, pulumi.Output):
+            check = _outside_inline_rules(resource_name, firewall_id)
+            checked: pulumi.Output[None] = pulumi.Output.from_input(check)
+            props["firewall_id"] = pulumi.Output.all(firewall_id, checked).apply(lambda v: v[0])
+        super()._register(resource_name, props, opts)
 
     @classmethod
     def get(

@@ -8,9 +8,11 @@ The order of refusals: a request with no recognisable signature (``AccessDenied`
 ``HeadersNotSigned``, as S3 does: such a header, an unsigned ``x-amz-copy-source`` added to a
 presigned URL, say, would change what the request does), a header-signed request whose date is
 more than 15 minutes from the server's clock (``RequestTimeTooSkewed``), an expired presigned URL
-(``AccessDenied``, "Request has expired"); then, per bucket, a missing bucket (``NoSuchBucket``)
-and a signer who is not its owner credential (``AccessDenied``). Signature V2 signs every
-``x-amz-*`` header by construction.
+(``AccessDenied``, "Request has expired"); then, per bucket, a name no bucket can have
+(``InvalidBucketName``), a missing bucket (``NoSuchBucket``) and a signer who is not its owner
+credential (``AccessDenied``). Signature V2 signs every ``x-amz-*`` header by construction. An
+anonymous request (no signature at all) gets the same per-bucket answers, a bucket that exists
+being ``AccessDenied``; one that names no bucket (ListBuckets) is ``AccessDenied``.
 """
 
 from __future__ import annotations
@@ -57,6 +59,15 @@ class Signer:
             body.check_payload(data, self.payload_hash, self.v4, self.signing_key)
 
 
+ANONYMOUS = "Anonymous access is not allowed; sign requests with AWS Signature V4 or V2."
+
+
+def is_anonymous(environ: Mapping[str, Any], query: Mapping[str, str]) -> bool:
+    """Whether the request carries no signature at all (header or presigned, V4 or V2)."""
+    signed_query = "X-Amz-Signature" in query or "X-Amz-Algorithm" in query
+    return not (environ.get("HTTP_AUTHORIZATION") or signed_query or sigv2.is_v2_query(query))
+
+
 def read_claim(
     environ: Mapping[str, Any], query: Mapping[str, str]
 ) -> sigv4.Signature | sigv2.Signature:
@@ -70,9 +81,7 @@ def read_claim(
         return sigv4.from_query(query)
     if sigv2.is_v2_query(query):
         return sigv2.from_query(query)
-    raise access_denied(
-        "Anonymous access is not allowed; sign requests with AWS Signature V4 or V2."
-    )
+    raise access_denied(ANONYMOUS)
 
 
 def authenticate(
@@ -131,11 +140,16 @@ def _check_signed_headers(environ: Mapping[str, Any], claim: sigv4.Signature) ->
         )
 
 
-def authorize(directory: S3Directory, name: str, key: S3Key) -> S3Bucket:
-    """The bucket, when ``key`` is its owner credential."""
+def authorize(directory: S3Directory, name: str, key: S3Key | None) -> S3Bucket:
+    """The bucket, when ``key`` is its owner credential. As S3 answers: a name no bucket has is
+    ``NoSuchBucket`` (404) for any caller, signed or not; a bucket of another credential or
+    account, and any bucket to an anonymous caller (``key`` None: every store is private), is
+    ``AccessDenied`` (403), never its data."""
     bucket = directory.s3_bucket(name)
     if bucket is None:
         raise no_such_bucket(name)
+    if key is None:
+        raise access_denied(ANONYMOUS)
     if bucket.account_id != key.account_id or bucket.owner_access_key_id != key.access_key_id:
         raise access_denied()
     return bucket

@@ -16,6 +16,7 @@ from altostratus.emulator.s3.directory import S3Bucket, S3Directory, S3Key
 from altostratus.emulator.s3.errors import S3Error, access_denied, new_request_id, no_such_upload
 from altostratus.emulator.s3.forward import Answer, held, moto_environ
 from altostratus.emulator.s3.listing import list_buckets_xml
+from altostratus.emulator.s3.names import check_bucket_name
 from altostratus.emulator.s3.operations import Kind, Operation, Touched, classify
 from altostratus.emulator.s3.usage import Usage
 
@@ -28,11 +29,13 @@ class S3Service:
 
     Every request must be signed (header or presigned URL, either signature version) by a
     credential the directory knows, and the signer must be the addressed bucket's owner
-    credential. Buckets are made and removed only through ``create_bucket``/``delete_bucket``
-    (the API's object stores): S3's own CreateBucket and DeleteBucket are refused, and so are
-    HTML form uploads (POST Object), which would escape the size limit. ListBuckets answers the
-    signer's buckets only. Presigned URLs expire by real wall time, the clock their signers stamp
-    them with.
+    credential; an anonymous request is refused (``AccessDenied``, or ``NoSuchBucket`` for a
+    bucket that does not exist), and a name no bucket can have is ``InvalidBucketName``.
+    Buckets are made and removed only through ``create_bucket``/``delete_bucket`` (the API's
+    object stores): S3's own CreateBucket and DeleteBucket are refused, and so are HTML form
+    uploads (POST Object), which would escape the size limit. ListBuckets answers the signer's
+    buckets only. Presigned URLs expire by real wall time, the clock their signers stamp them
+    with.
 
     A write is answered only after ``on_change`` (the state folder's object files) has kept what
     it changed; when that fails the answer is a 500, never a success that a restart would lose.
@@ -106,9 +109,13 @@ class S3Service:
 
     def _handle(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         query = dict(parse_qsl(environ.get("QUERY_STRING", ""), keep_blank_values=True))
+        if auth.is_anonymous(environ, query):
+            self._refuse_anonymous(classify(environ, query))
         signer = auth.authenticate(environ, query, self._directory, self._wall_time)
         key = signer.key
         operation = classify(environ, query)
+        if operation.bucket:
+            check_bucket_name(operation.bucket)
         if operation.kind is Kind.LIST_BUCKETS:
             return self._list_buckets(key, query, start_response)
         if operation.kind in (Kind.CREATE_BUCKET, Kind.DELETE_BUCKET):
@@ -141,6 +148,14 @@ class S3Service:
         answer = self._write(bucket, operation, operation.touched, stored, forwarded)
         start_response(answer.status, answer.headers)
         return answer.body
+
+    def _refuse_anonymous(self, operation: Operation) -> None:
+        """Every store is private: an anonymous request is refused as S3 refuses it (see
+        ``auth.authorize``), never forwarded."""
+        if operation.bucket:
+            check_bucket_name(operation.bucket)
+            auth.authorize(self._directory, operation.bucket, None)
+        raise access_denied(auth.ANONYMOUS)
 
     def _check_upload(self, operation: Operation) -> None:
         upload_id = operation.upload_id

@@ -11,7 +11,12 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
-from altostratus.emulator.errors import being_deleted, duplicate_name, not_found
+from altostratus.emulator.errors import (
+    being_deleted,
+    duplicate_name,
+    feature_unavailable,
+    not_found,
+)
 from altostratus.emulator.state.table import R, Record, RecordTable
 
 __all__ = ["Effects", "Record", "RecordTable", "Store", "given_id", "iso", "new_id"]
@@ -95,6 +100,8 @@ class Store(Generic[R, C, U]):
     indexed: ClassVar[tuple[str, ...]] = ()
     takes_time: ClassVar[bool] = False
     """Whether a delete leaves the record in a deleting state under ``delete_seconds``."""
+    feature: ClassVar[str | None] = None
+    """The region feature (``Region.features``) a create of this kind needs; None: any region."""
 
     def __init__(self, state: State) -> None:
         self.state = state
@@ -127,6 +134,12 @@ class Store(Generic[R, C, U]):
     def remove(self, record: R, effects: Effects) -> None:
         """Release what the record holds, drop it, and queue its events."""
         raise NotImplementedError
+
+    def require_feature(self, region: str) -> None:
+        """400 ``region_feature_unavailable`` when ``region`` does not offer this kind."""
+        served = self.state.settings.regions.get(region)
+        if self.feature is not None and served is not None and self.feature not in served.features:
+            raise feature_unavailable(self.label, region, self.feature)
 
     def deleting(self, record: R) -> bool:
         return record.id in self.removals

@@ -44,6 +44,7 @@ class Credential(Record):
 class Credentials(Store[Credential, CredentialCreate, CredentialUpdate]):
     kind = "objectstore_credential"
     label = "object store credential"
+    feature = "object_store"
     indexed = ("name", "access_key_id")
 
     def by_key(self, access_key_id: str) -> Credential | None:
@@ -75,6 +76,7 @@ class Credentials(Store[Credential, CredentialCreate, CredentialUpdate]):
         self, account_id: str, region: str, effects: Effects, fields: CredentialCreate
     ) -> Credential:
         """The key pair is made where ``access_key_id`` or ``secret_access_key_id`` is absent."""
+        self.require_feature(region)
         name, access_key_id, secret = fields.name, fields.access_key_id, fields.secret_access_key_id
         max_size_gb = fields.max_size_gb
         self.check_name_free(account_id, region, name)

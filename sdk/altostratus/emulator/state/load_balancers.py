@@ -38,6 +38,7 @@ class LoadBalancer(Record):
 class LoadBalancers(Store[LoadBalancer, LoadBalancerCreate, LoadBalancerUpdate]):
     kind = "loadbalancer"
     label = "load balancer"
+    feature = "loadbalancer"
     indexed = ("name", "network_id", "firewall_id")
     takes_time = True
 
@@ -73,6 +74,7 @@ class LoadBalancers(Store[LoadBalancer, LoadBalancerCreate, LoadBalancerUpdate])
     def create(
         self, account_id: str, region: str, effects: Effects, fields: LoadBalancerCreate
     ) -> LoadBalancer:
+        self.require_feature(region)
         network = self.state.networks.get_live(account_id, region, fields.network_id)
         self.check_name_free(account_id, region, fields.name)
         if fields.firewall_id:

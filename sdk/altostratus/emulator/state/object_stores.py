@@ -50,6 +50,7 @@ class ObjectStore(Record):
 class ObjectStores(Store[ObjectStore, ObjectStoreCreate, ObjectStoreUpdate]):
     kind = "objectstore"
     label = "object store"
+    feature = "object_store"
     indexed = ("name", "bucket", "owner_id")
     takes_time = True
 
@@ -102,6 +103,7 @@ class ObjectStores(Store[ObjectStore, ObjectStoreCreate, ObjectStoreUpdate]):
     ) -> ObjectStore:
         """A bucket named ``<name>-<6 character suffix>``; without ``access_key_id``, its owner
         is a credential named after the bucket, made with it."""
+        self.require_feature(region)
         name, size, access_key_id = fields.name, fields.size, fields.access_key_id
         check_store_name(name)
         self.check_name_free(account_id, region, name)
