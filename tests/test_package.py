@@ -14,6 +14,7 @@ import altostratus.client
 import altostratus.providers
 import altostratus.testing
 from altostratus import _exports
+from altostratus._version import requirement
 from altostratus.client import errors
 
 
@@ -102,3 +103,18 @@ def test_the_version_is_written_in_pyproject_only() -> None:
     written = re.compile(rf"""__version__\s*=\s*["']{re.escape(declared_version())}["']""")
     sources = (ROOT / "sdk" / "altostratus").rglob("*.py")
     assert [str(path) for path in sources if written.search(path.read_text("utf-8"))] == []
+
+
+def test_the_examples_and_migrated_projects_require_the_pulumi_the_package_claims() -> None:
+    """The oldest Pulumi claimed is the one .ci/run tests; the examples claim no older one."""
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    found = re.search(r'^    "(pulumi[^"]+)",$', text, re.MULTILINE)
+    assert found is not None
+    for requirements in sorted((ROOT / "examples").glob("*/requirements.txt")):
+        lines = requirements.read_text(encoding="utf-8").splitlines()
+        assert found[1] in lines, requirements
+    written = requirement("pulumi")
+    assert written is not None
+    assert sorted(written.removeprefix("pulumi").split(",")) == sorted(
+        found[1].removeprefix("pulumi").split(",")
+    )
