@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +14,7 @@ import altostratus.client
 import altostratus.providers
 import altostratus.testing
 from altostratus import _exports
+from altostratus._version import requirement
 from altostratus.client import errors
 
 
@@ -66,3 +68,53 @@ def test_loading_the_resources_does_not_load_the_http_client() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert answer.stdout.strip() == "[]"
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def declared_version() -> str:
+    """pyproject.toml's ``version``: the one place the version is written."""
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    found = re.search(r'^\[project\]$.*?^version = "([^"]+)"$', text, re.MULTILINE | re.DOTALL)
+    assert found is not None
+    return found[1]
+
+
+def test_the_version_is_pyprojects_in_the_package_the_command_and_the_changelog() -> None:
+    version = declared_version()
+    assert altostratus.__version__ == version
+    answer = subprocess.run(
+        [sys.executable, "-m", "altostratus", "--version"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert answer.stdout.strip() == f"altostratus {version}"
+    changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    assert re.search(rf"^## \[{re.escape(version)}\]", changelog, re.MULTILINE), (
+        f"CHANGELOG.md has no entry for {version}"
+    )
+    assert "## [Unreleased]" in changelog
+
+
+def test_the_version_is_written_in_pyproject_only() -> None:
+    """No module writes the version by hand: it is read from the installed metadata."""
+    written = re.compile(rf"""__version__\s*=\s*["']{re.escape(declared_version())}["']""")
+    sources = (ROOT / "sdk" / "altostratus").rglob("*.py")
+    assert [str(path) for path in sources if written.search(path.read_text("utf-8"))] == []
+
+
+def test_the_examples_and_migrated_projects_require_the_pulumi_the_package_claims() -> None:
+    """The oldest Pulumi claimed is the one .ci/run tests; the examples claim no older one."""
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    found = re.search(r'^    "(pulumi[^"]+)",$', text, re.MULTILINE)
+    assert found is not None
+    for requirements in sorted((ROOT / "examples").glob("*/requirements.txt")):
+        lines = requirements.read_text(encoding="utf-8").splitlines()
+        assert found[1] in lines, requirements
+    written = requirement("pulumi")
+    assert written is not None
+    assert sorted(written.removeprefix("pulumi").split(",")) == sorted(
+        found[1].removeprefix("pulumi").split(",")
+    )

@@ -16,6 +16,8 @@ from pathlib import Path
 import pytest
 
 from altostratus.cli import main
+from altostratus.cli._failure import fail_with
+from altostratus.client.errors import APIConnectionError
 from altostratus.emulator import Emulator
 from altostratus.webhooks import compute_signature
 
@@ -90,14 +92,17 @@ def test_quota_with_a_wrong_key_fails_in_one_line(
     assert "not-a-key" not in err
 
 
-def test_quota_without_a_key_names_every_way_to_set_one(
+def test_quota_without_a_key_says_to_set_the_variable_and_the_emulators_key(
     clean_env: None, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["quota"]) == 1
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1
-    for way in ("altostratus:apiKey", "ALTOSTRATUS_API_KEY", "CLI_API_KEY", "credentials.json"):
+    assert "export ALTOSTRATUS_API_KEY=local-dev-key" in err
+    for way in ("CLI_API_KEY", "credentials.json"):
         assert way in err
+    # The command has no key argument or stack to configure.
+    assert "api_key" not in err and "pulumi config" not in err
 
 
 def test_quota_against_nothing_listening_fails_in_one_line(
@@ -107,6 +112,76 @@ def test_quota_against_nothing_listening_fails_in_one_line(
     assert main(["quota", "--api-url", "http://127.0.0.1:9"]) == 1
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "cannot reach http://127.0.0.1:9" in err
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "localhost", "[::1]"])
+def test_refused_on_this_machine_suggests_starting_the_emulator(
+    host: str,
+    clean_env: None,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("ALTOSTRATUS_API_KEY", "k")
+    assert main(["quota", "--api-url", f"http://{host}:{free_port()}"]) == 1
+    (line,) = capsys.readouterr().err.splitlines()
+    assert "Connection refused" in line or "Errno" in line, line
+    assert line.endswith(
+        "Start it with `altostratus emulator`, or pass --api-url with the API's address"
+    ), line
+
+
+def test_a_refusal_elsewhere_does_not_suggest_the_emulator(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    refused = APIConnectionError(
+        "cannot reach http://10.1.2.3:8787", method="GET", path="/v2/quota"
+    )
+    refused.__cause__ = ConnectionRefusedError(111, "Connection refused")
+    assert fail_with(refused, api_url="http://10.1.2.3:8787") == 1
+    assert fail_with(refused, api_url="http://127.0.0.1:8787") == 1
+    elsewhere, here = capsys.readouterr().err.splitlines()
+    assert "emulator" not in elsewhere and "altostratus emulator" in here
+
+
+@pytest.mark.parametrize(
+    ("url", "said"),
+    [
+        ("http://[::1", "the API URL 'http://[::1' cannot be read (Invalid IPv6 URL)"),
+        ("http://127.0.0.1:99999", "the API URL 'http://127.0.0.1:99999' cannot be read"),
+        ("127.0.0.1:8787", "the API URL '127.0.0.1:8787' is not an http:// or https:// URL"),
+    ],
+)
+def test_a_url_that_cannot_be_one_is_named_in_one_line(
+    url: str, said: str, clean_env: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ALTOSTRATUS_API_KEY", "k")
+    answer = subprocess.run(
+        [*ALTOSTRATUS, "quota", "--api-url", url], capture_output=True, text=True, timeout=60
+    )
+    assert answer.returncode == 1
+    (line,) = answer.stderr.splitlines()
+    assert line.startswith(f"altostratus: error: {said}"), line
+    assert line.endswith("give one such as http://127.0.0.1:8787")
+
+
+@pytest.mark.parametrize("suffix", ["/v2", "/v2/", "/"])
+def test_the_api_url_may_end_with_the_version(
+    suffix: str,
+    fresh_emulator: Emulator,
+    clean_env: None,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("ALTOSTRATUS_API_KEY", fresh_emulator.api_key)
+    assert main(["quota", "--json", "--api-url", fresh_emulator.api_url + suffix]) == 0
+    assert json.loads(capsys.readouterr().out)["network_count_usage"] == 0
+
+
+def free_port() -> int:
+    """A port nothing listens on (bound, then let go)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
 
 
 def test_listen_without_a_secret_names_the_flag(

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from account import EXAMPLES, leftovers
+from interrupt import default_ctrl_c
 
 from altostratus.cli import _deploy, main
 from altostratus.client import Client
@@ -200,7 +201,9 @@ def test_config_must_be_key_equals_value(capsys: pytest.CaptureFixture[str]) -> 
 
 def test_kept_the_emulator_serves_what_was_made_until_ctrl_c() -> None:
     command = [sys.executable, "-m", "altostratus", "run", "--keep", str(EXAMPLES / "webhooks")]
-    with subprocess.Popen(command, stdout=subprocess.PIPE, text=True) as running:
+    with subprocess.Popen(
+        command, stdout=subprocess.PIPE, text=True, preexec_fn=default_ctrl_c
+    ) as running:
         assert running.stdout is not None
         said: list[str] = []
         for line in running.stdout:

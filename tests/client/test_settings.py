@@ -165,3 +165,35 @@ def test_reprs_never_show_the_key() -> None:
 def test_reprs_never_show_a_password_in_the_api_url() -> None:
     with Client("k", "https://deploy:hunter2@api.example.test") as client:
         assert "hunter2" not in repr(client) and "hunter2" not in repr(client.settings)
+
+
+@pytest.mark.parametrize(
+    ("given", "base"),
+    [
+        ("http://api.test", "http://api.test"),
+        ("http://api.test/", "http://api.test"),
+        ("http://api.test/v2", "http://api.test"),
+        ("https://api.test/v2/", "https://api.test"),
+        (" http://[::1]:8787/v2 ", "http://[::1]:8787"),
+        ("http://api.test/gateway/v2", "http://api.test/gateway"),
+        ("http://api.test/v20", "http://api.test/v20"),
+    ],
+)
+def test_the_api_url_is_the_base_every_v2_path_is_joined_to(given: str, base: str) -> None:
+    """The service documents its base as ``.../v2``; the calls' paths start with ``/v2``."""
+    assert resolve_settings("k", given, environ={}).api_url == base
+
+
+@pytest.mark.parametrize(
+    "url", ["http://[::1", "http://api.test:99999", "api.test:8787", "ftp://api.test", "http://"]
+)
+def test_an_api_url_that_cannot_be_one_is_a_configuration_error_naming_it(url: str) -> None:
+    with pytest.raises(ConfigurationError, match="the API URL") as refused:
+        Client("k", url)
+    assert repr(url) in str(refused.value) and "\n" not in str(refused.value)
+
+
+def test_a_password_in_a_refused_api_url_is_masked() -> None:
+    with pytest.raises(ConfigurationError) as refused:
+        Client("k", "http://deploy:hunter2@[::1")
+    assert "hunter2" not in str(refused.value)

@@ -12,6 +12,7 @@ import sys
 import urllib.request
 
 import pytest
+from interrupt import default_ctrl_c
 
 from altostratus.cli._emulator import configure_parser
 from altostratus.cli._serve import _emulator
@@ -147,6 +148,7 @@ def test_ctrl_c_stops_both_servers_and_exits_zero() -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=default_ctrl_c,
     )
     try:
         assert process.stdout is not None

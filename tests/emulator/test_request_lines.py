@@ -10,6 +10,8 @@ import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from interrupt import default_ctrl_c
+
 from altostratus.emulator.request_lines import json_line, text_line
 
 HEADER_LINES = 3  # API, S3, API key
@@ -22,6 +24,7 @@ def serving(*flags: str) -> Iterator[tuple[subprocess.Popen[str], str]]:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=default_ctrl_c,
     )
     try:
         assert process.stdout is not None

@@ -8,12 +8,15 @@ install instead of failing on "unrecognized arguments".
 from __future__ import annotations
 
 import argparse
+from collections.abc import Mapping
 from typing import Any
 
+from altostratus.cli._environment import add_flag, describe, switch
 from altostratus.cli._failure import fail
 
 #: The modules of the ``emulator`` extra; a missing one means the extra is not installed.
 EXTRA_MODULES = ("cheroot", "werkzeug", "moto", "flask", "flask_cors", "jaraco", "more_itertools")
+LOG_FORMATS = ("text", "json")
 
 
 def register(commands: Any) -> None:
@@ -84,91 +87,94 @@ def _host(text: str) -> str:
     return text
 
 
-def configure_parser(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--host", type=_host, default="127.0.0.1", help="address to listen on")
-    parser.add_argument(
-        "--port", type=port_number, default=8787, help="API port, 1-65535 (0 picks a free one)"
-    )
-    parser.add_argument(
-        "--s3-port", type=port_number, default=8788, help="S3 port, 1-65535 (0 picks a free one)"
-    )
-    parser.add_argument(
-        "--api-key", type=_api_key, default="local-dev-key", help="the default account's key"
-    )
-    parser.add_argument(
-        "--time-scale",
-        type=_time_scale,
-        default=1.0,
-        help="emulated seconds per real second",
-    )
-    parser.add_argument(
+#: ``--state-dir`` is also ``ALTOSTRATUS_EMULATOR_STATE_DIR``, and so on for every flag.
+ENV_PREFIX = "ALTOSTRATUS_EMULATOR_"
+
+
+def configure_parser(
+    parser: argparse.ArgumentParser, environ: Mapping[str, str] | None = None
+) -> None:
+    """The emulator's flags, each also read from its ``ALTOSTRATUS_EMULATOR_*`` variable (in
+    `environ`, by default the process's environment): the one list of them."""
+    parser.description = f"{parser.description or ''} {describe(ENV_PREFIX)}".strip()
+
+    def flag(name: str, help: str, **settings: Any) -> None:
+        add_flag(parser, name, prefix=ENV_PREFIX, help=help, environ=environ, **settings)
+
+    flag("--host", "address to listen on", parse=_host, default="127.0.0.1")
+    flag("--port", "API port, 1-65535, or 0 for a free one", parse=port_number, default=8787)
+    flag("--s3-port", "S3 port, 1-65535, or 0 for a free one", parse=port_number, default=8788)
+    flag("--api-key", "the default account's key", parse=_api_key, default="local-dev-key")
+    flag("--time-scale", "emulated seconds per real second", parse=_time_scale, default=1.0)
+    flag(
         "--lb-ready-seconds",
-        type=_not_negative,
+        "emulated seconds until a load balancer is available",
+        parse=_not_negative,
         default=2.0,
-        help="emulated seconds until a load balancer is available",
     )
-    parser.add_argument(
+    flag(
         "--objectstore-ready-seconds",
-        type=_not_negative,
+        "emulated seconds until an object store is ready",
+        parse=_not_negative,
         default=1.0,
-        help="emulated seconds until an object store is ready",
     )
-    parser.add_argument(
+    flag(
         "--delete-seconds",
-        type=_not_negative,
+        "emulated seconds a deleted network, firewall, load balancer, reserved IP or "
+        "object store stays in its deleting state (0: gone at once)",
+        parse=_not_negative,
         default=0.0,
-        help="emulated seconds a deleted network, firewall, load balancer, reserved IP or "
-        "object store stays in its deleting state (default 0: gone at once)",
     )
-    parser.add_argument(
-        "--rate-limit",
-        type=_positive,
-        default=None,
-        help="requests per second per key (off by default)",
-    )
-    parser.add_argument(
+    flag("--rate-limit", "requests per second per key", parse=_positive, shown="off")
+    flag(
         "--state-dir",
+        "keep the state in DIR across restarts (made if missing)",
         metavar="DIR",
-        default=None,
-        help="keep the state in DIR across restarts (made if missing); default: in memory",
+        shown="in memory",
     )
-    parser.add_argument(
+    flag(
         "--remote-deliveries",
-        action="store_true",
-        help="deliver webhooks to any host, not only to loopback receivers",
+        "deliver webhooks to any host, not only to loopback receivers",
+        parse=switch,
     )
-    parser.add_argument(
+    flag(
         "--strict",
-        action="store_true",
-        help="refuse (400) request fields the service would ignore, instead of logging them",
+        "refuse (400) request fields the service would ignore, instead of logging them",
+        parse=switch,
     )
-    parser.add_argument(
+    flag(
         "--extra-region",
-        action="append",
-        default=[],
+        "serve another region code (repeatable; in the variable, separated by spaces or "
+        "commas); FEATURES, comma-separated, limits what it offers (by default every feature)",
+        parse=_extra_region,
+        repeatable=True,
+        shown="none",
         metavar="CODE[:FEATURES]",
-        type=_extra_region,
-        help="serve another region code (repeatable); FEATURES, comma-separated, limits what "
-        "it offers (default: every feature)",
     )
-    parser.add_argument(
+    flag(
         "--seed",
-        metavar="FILE",
-        default=None,
-        help="start from the accounts and resources FILE declares (YAML or JSON); "
+        "start from the accounts and resources FILE declares (YAML or JSON); "
         "a reset returns to them",
+        metavar="FILE",
     )
-    parser.add_argument(
+    flag(
         "--quiet",
-        action="store_true",
-        help="print no line per request (by default each API request prints one)",
+        "print no line per request (by default each API request prints one)",
+        parse=switch,
     )
-    parser.add_argument(
+    flag(
         "--log-format",
-        choices=("text", "json"),
+        "the request lines as text or as one JSON object per line",
+        parse=_log_format,
         default="text",
-        help="the request lines as text (default) or one JSON object per line",
+        metavar="{text,json}",
     )
+
+
+def _log_format(text: str) -> str:
+    if text not in LOG_FORMATS:
+        raise argparse.ArgumentTypeError(f"{text!r} is not one of {', '.join(LOG_FORMATS)}")
+    return text
 
 
 def _extra_region(text: str) -> str:

@@ -6,8 +6,8 @@ import argparse
 import json
 from typing import Any
 
-from altostratus.cli._failure import fail_with
-from altostratus.client import Client
+from altostratus.cli._failure import NO_KEY, fail, fail_with
+from altostratus.client import Client, resolve_settings
 from altostratus.client.errors import AltostratusError
 
 
@@ -27,10 +27,16 @@ def register(commands: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        with Client(api_url=args.api_url, max_retries=2) as client:
-            quota = client.quota.get()
+        settings = resolve_settings(api_url=args.api_url, require_key=False)
     except AltostratusError as error:
         return fail_with(error)
+    if not settings.api_key:
+        return fail(NO_KEY)
+    try:
+        with Client(api_url=settings.api_url, max_retries=2) as client:
+            quota = client.quota.get()
+    except AltostratusError as error:
+        return fail_with(error, api_url=settings.api_url)
     payload = quota.model_dump(mode="json", exclude_none=True)
     if args.json:
         print(json.dumps(payload, indent=2, sort_keys=True))

@@ -21,9 +21,11 @@ from altostratus.client.errors import (
     AltostratusError,
     APIConnectionError,
     APITimeoutError,
+    ConfigurationError,
     InvalidResponseError,
     OutcomeUnknownError,
     RateLimitError,
+    clean_text,
     error_from_response,
     parse_retry_after,
 )
@@ -108,17 +110,22 @@ class HTTPClient:
         self.random: Callable[[], float] = random.random
         self._base_url = settings.api_url
         self._timeout = _timeout(timeout)
-        self._client = httpx.Client(
-            base_url=settings.api_url,
-            headers={
-                "Authorization": f"bearer {settings.api_key}",
-                "User-Agent": f"altostratus/{__version__}",
-                "Accept": "application/json",
-            },
-            timeout=self._timeout,
-            limits=LIMITS,
-            transport=transport,
-        )
+        try:
+            self._client = httpx.Client(
+                base_url=settings.api_url,
+                headers={
+                    "Authorization": f"bearer {settings.api_key}",
+                    "User-Agent": f"altostratus/{__version__}",
+                    "Accept": "application/json",
+                },
+                timeout=self._timeout,
+                limits=LIMITS,
+                transport=transport,
+            )
+        except httpx.InvalidURL as exc:  # one `base_url` lets pass but httpx cannot take
+            raise ConfigurationError(
+                clean_text(f"the API URL {settings.api_url!r} cannot be used ({exc})")
+            ) from None
         # The default transport and those mounted for proxies from the environment.
         for mounted in (self._client._transport, *self._client._mounts.values()):
             bound_pool(mounted)

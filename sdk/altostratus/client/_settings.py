@@ -7,6 +7,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from altostratus.client.errors import ConfigurationError, clean_text
 
@@ -108,11 +109,35 @@ def resolve_settings(
     )
     return Settings(
         api_key=key or "",
-        api_url=(url or DEFAULT_API_URL).rstrip("/"),
+        api_url=base_url(url or DEFAULT_API_URL),
         region=region_code(chosen_region or DEFAULT_REGION),
         deadline=DEFAULT_DEADLINE if seconds is None else seconds,
         max_answer_bytes=DEFAULT_MAX_ANSWER_BYTES if size is None else max(int(size), 1),
     )
+
+
+def base_url(url: str) -> str:
+    """The API's address as every call's path (``/v2/...``) is joined to it: the one place a base
+    URL is read. A trailing ``/`` or ``/v2`` is dropped, so the service's documented base
+    (``.../v2``) and the bare host both work; a URL that cannot be one is a `ConfigurationError`
+    naming it."""
+    text = url.strip().rstrip("/")
+    if text.endswith("/v2"):
+        text = text[: -len("/v2")].rstrip("/")
+    try:
+        parts = urlsplit(text)
+        parts.port  # noqa: B018 (reading it checks it)
+    except ValueError as error:
+        raise ConfigurationError(
+            f"the API URL {clean_text(url)!r} cannot be read ({error}); "
+            f"give one such as {DEFAULT_API_URL}"
+        ) from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ConfigurationError(
+            f"the API URL {clean_text(url)!r} is not an http:// or https:// URL with a host; "
+            f"give one such as {DEFAULT_API_URL}"
+        )
+    return text
 
 
 def region_code(region: str) -> str:

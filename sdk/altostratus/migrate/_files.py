@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from altostratus._version import __version__
+from altostratus._version import __version__, requirement
 from altostratus.migrate._plan import Migration
 from altostratus.migrate._program import program_source
 from altostratus.migrate._report import report_text
@@ -57,6 +57,7 @@ def write_project(
         written.append(settings)
     requirements = folder / "requirements.txt"
     if not requirements.exists():
-        requirements.write_text(f"altostratus>={__version__}\npulumi>=3.216,<4\n")
+        pulumi = requirement("pulumi") or "pulumi>=3,<4"
+        requirements.write_text(f"altostratus>={__version__}\n{pulumi}\n")
         written.append(requirements)
     return written
