@@ -26,6 +26,7 @@ SECTIONS = {
     "lookups": "benchmarks.lookups",
     "run": "benchmarks.run_command",
     "parallel": "benchmarks.parallel",
+    "answers": "benchmarks.answers",
 }
 DEFAULT_OUTPUT = ROOT / "docs" / "benchmarks.md"
 ANALYSIS = Path(__file__).with_name("analysis.md")
