@@ -134,12 +134,13 @@ def test_a_torn_change_is_dropped_and_damage_elsewhere_refused(tmp_path: Path) -
             ok(second, "POST", "/v2/vpc/networks", {"label": f"n{number}"})
         _crash(second)
     changes = sorted(journal.glob("*.json"))
-    assert [int(path.stem) for path in changes] == [4, 5, 6]
-    text = changes[1].read_bytes()
-    changes[1].write_bytes(text.replace(b'"n1"', b'"N1"'))
+    # A start only loads: the journal the crash left is kept, and the new changes follow it.
+    assert [int(path.stem) for path in changes] == [1, 2, 3, 4, 5, 6]
+    text = changes[4].read_bytes()
+    changes[4].write_bytes(text.replace(b'"n1"', b'"N1"'))
     with pytest.raises(StateFileError, match="checksum does not match"):
         Emulator(state_dir=tmp_path)
-    changes[1].unlink()
+    changes[4].unlink()
     with pytest.raises(StateFileError, match="change 5 is missing"):
         Emulator(state_dir=tmp_path)
 
@@ -238,3 +239,32 @@ def test_a_change_whose_write_failed_is_never_replayed_over_a_later_state(
         _crash(first)
     with Emulator(state_dir=tmp_path) as second:
         assert _captured(second) == before
+
+
+def test_a_start_after_a_clean_stop_only_loads(tmp_path: Path) -> None:
+    with Emulator(state_dir=tmp_path) as first:
+        ok(first, "POST", "/v2/vpc/networks", {"label": "kept"})
+        before = _captured(first)
+    state_file = tmp_path / "state.json"
+    written = state_file.stat().st_ino, state_file.read_bytes()
+    assert not list((tmp_path / "journal").glob("*.json"))  # the stop left it compact
+    with Emulator(state_dir=tmp_path) as second:
+        assert (state_file.stat().st_ino, state_file.read_bytes()) == written
+        assert _captured(second) == before
+
+
+def test_a_start_after_a_crash_writes_no_snapshot_and_loses_nothing(tmp_path: Path) -> None:
+    with Emulator(state_dir=tmp_path) as first:
+        ok(first, "POST", "/v2/vpc/networks", {"label": "one"})
+        before = _captured(first)
+        _crash(first)
+    state_file = tmp_path / "state.json"
+    written = state_file.stat().st_ino
+    with Emulator(state_dir=tmp_path) as second:
+        assert state_file.stat().st_ino == written
+        assert _captured(second) == before
+        ok(second, "POST", "/v2/vpc/networks", {"label": "two"})
+        after = _captured(second)
+        _crash(second)
+    with Emulator(state_dir=tmp_path) as third:
+        assert _captured(third) == after

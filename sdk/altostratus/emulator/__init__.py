@@ -165,7 +165,10 @@ class Emulator(EmulatorControls):
         self.s3.on_change = folder.objects.save
         self.s3.on_removed = folder.objects.forget
         self._save = save
-        save(compact=True)
+        if saved is None:
+            save(compact=True)  # a new folder: its first state.json
+        else:
+            taker.start(self.dispatcher)  # the folder holds the state: nothing to write
 
     def start(self) -> Emulator:
         s3_server = BackgroundServer(self.host, self.s3_port, self.s3, "S3")

@@ -6,11 +6,12 @@ the records the change touched, with the small parts kept whole, written before 
 answered) and ``objects/`` (object-store contents, one file per key, rewritten when the key
 changes). So a change costs what it touched, not what the state holds. When the journal's files
 add up to more than twice ``state.json`` (and 64 KiB), ``state.json`` is written whole again and
-the journal emptied, which keeps the amortized cost of a change constant; so does every start
-and stop. Every file is replaced atomically (write, fsync, rename, fsync the folder), so a crash,
+the journal emptied, which keeps the amortized cost of a change constant; so does every clean
+stop, and a start only loads what is there (replaying the journal a crash left, which is folded
+like any other once it outgrows the snapshot). Every file is replaced atomically (write, fsync, rename, fsync the folder), so a crash,
 even ``kill -9``, loses at most the change in flight and never leaves a file half written; a
 crash between writing ``state.json`` and emptying the journal leaves files the snapshot already
-holds, which are skipped. A file that is damaged, or written by an incompatible version, and a
+holds, which are skipped and removed. A file that is damaged, or written by an incompatible version, and a
 journal with a change missing, are refused when the emulator starts, with one line naming the
 file: never silently reset. One emulator at a time may use a folder.
 """
@@ -82,7 +83,13 @@ class StateFolder:
         covered = body.get("journal_seq", 0) if isinstance(body, dict) else 0
         if not isinstance(covered, int):
             raise DamagedStateFile(self.state_file, "is damaged (journal_seq)")
-        return body, self.journal.read(covered)
+        changes = self.journal.read(covered)
+        # What is on disk is whole: the changes made from now on are journalled after it, and
+        # no start pays for a compaction (a clean stop leaves none to do; after a crash the
+        # journal is folded once it outgrows the snapshot, as while serving).
+        self._snapshot_size = self.state_file.stat().st_size
+        self._whole_needed = False
+        return body, changes
 
     def save(
         self,

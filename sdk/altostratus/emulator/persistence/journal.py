@@ -57,8 +57,11 @@ class Journal:
         """The changes after change ``covered`` (which the snapshot holds), in order."""
         changes = []
         expected = covered + 1
+        self.size = 0
         for seq, path in self._numbered():
-            if seq <= covered:
+            if seq <= covered:  # left by a crash after the snapshot was written
+                with contextlib.suppress(OSError):
+                    path.unlink()
                 continue
             if seq != expected:
                 raise DamagedStateFile(
@@ -68,6 +71,8 @@ class Journal:
             if not isinstance(body, dict) or body.get("seq") != seq or "change" not in body:
                 raise DamagedStateFile(path, "is not the change its name says")
             changes.append(body["change"])
+            with contextlib.suppress(OSError):
+                self.size += path.stat().st_size
             expected += 1
         self.seq = expected - 1
         return changes

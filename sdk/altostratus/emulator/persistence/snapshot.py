@@ -84,6 +84,13 @@ class Changes:
         self._deliveries = body["deliveries"]
         return body
 
+    def start(self, dispatcher: WebhookDispatcher) -> None:
+        """Count the next ``take`` from the state as it is: the state just loaded from the
+        folder, which already holds it."""
+        with self._state.lock:
+            self._forget()
+        self._deliveries = encode(dispatcher.saved())
+
     def take(self, clock: Clock, dispatcher: WebhookDispatcher) -> dict[str, Any] | None:
         state = self._state
         with state.lock:
