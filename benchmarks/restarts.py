@@ -27,10 +27,7 @@ from benchmarks.report import INFO, Section, Table, verdict
 TITLE = "14. Restarting a large state folder"
 TARGET = 2.0
 JOURNALLED = 200
-READ_STATE = (
-    "import sys, json, altostratus.emulator; "
-    "json.loads(open(sys.argv[1], 'rb').read())"
-)
+READ_STATE = "import sys, json, altostratus.emulator; json.loads(open(sys.argv[1], 'rb').read())"
 
 
 def _fill(folder: Path, size: int) -> None:
@@ -41,7 +38,7 @@ def _fill(folder: Path, size: int) -> None:
         state.default_account.limits["network_count"] = size + 10 * JOURNALLED
         networks = state.networks
         for number in range(size - len(networks.records)):
-            networks._add(account, "LON1", f"n-{number}", None)  # noqa: SLF001
+            networks._add(account, "LON1", f"n-{number}", None)
     emulator.stop()
 
 
