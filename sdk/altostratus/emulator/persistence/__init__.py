@@ -8,11 +8,12 @@ changes). So a change costs what it touched, not what the state holds. When the 
 add up to more than twice ``state.json`` (and 64 KiB), ``state.json`` is written whole again and
 the journal emptied, which keeps the amortized cost of a change constant; so does every clean
 stop, and a start only loads what is there (replaying the journal a crash left, which is folded
-like any other once it outgrows the snapshot). Every file is replaced atomically (write, fsync, rename, fsync the folder), so a crash,
-even ``kill -9``, loses at most the change in flight and never leaves a file half written; a
-crash between writing ``state.json`` and emptying the journal leaves files the snapshot already
-holds, which are skipped and removed. A file that is damaged, or written by an incompatible version, and a
-journal with a change missing, are refused when the emulator starts, with one line naming the
+like any other once it outgrows the snapshot). Every file is replaced atomically (write, fsync,
+rename, fsync the folder), so a crash, even ``kill -9``, loses at most the change in flight and
+never leaves a file half written; a crash between writing ``state.json`` and emptying the
+journal leaves files the snapshot already holds, which are skipped and removed. A file that is
+damaged, or written by an incompatible version, and a journal with a change missing, are
+refused when the emulator starts, with one line naming the
 file: never silently reset. One emulator at a time may use a folder.
 """
 
