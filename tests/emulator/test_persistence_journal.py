@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import os
+import shutil
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -267,4 +269,39 @@ def test_a_start_after_a_crash_writes_no_snapshot_and_loses_nothing(tmp_path: Pa
         after = _captured(second)
         _crash(second)
     with Emulator(state_dir=tmp_path) as third:
+        assert _captured(third) == after
+
+
+def test_a_fold_runs_in_the_background_and_a_crash_during_it_loses_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(persistence, "JOURNAL_FLOOR", 0)
+    monkeypatch.setattr(persistence, "JOURNAL_RATIO", 0)  # every change outgrows the snapshot
+    held, release = threading.Event(), threading.Event()
+    real_dump = persistence.dump_document
+
+    def held_dump(body: Any) -> bytes:
+        if threading.current_thread().name == "altostratus-fold":
+            held.set()
+            assert release.wait(60)
+        return real_dump(body)
+
+    monkeypatch.setattr(persistence, "dump_document", held_dump)
+    live, killed = tmp_path / "live", tmp_path / "killed"
+    with Emulator(state_dir=live) as first:
+        ok(first, "POST", "/v2/vpc/networks", {"label": "one"})
+        assert held.wait(60)  # a fold is under way, and held there
+        for number in range(3):  # answered all the same: no change waits for the fold
+            ok(first, "POST", "/v2/vpc/networks", {"label": f"during-{number}"})
+        before = _captured(first)
+        shutil.copytree(live, killed, ignore=shutil.ignore_patterns(".lock"))  # kill -9 now
+        release.set()
+        assert first.folder is not None
+        first.folder.wait()
+        after = _captured(first)
+        _crash(first)
+    monkeypatch.undo()
+    with Emulator(state_dir=killed) as second:
+        assert _captured(second) == before
+    with Emulator(state_dir=live) as third:
         assert _captured(third) == after

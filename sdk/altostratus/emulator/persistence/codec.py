@@ -18,6 +18,7 @@ from datetime import datetime
 from typing import Any
 
 from altostratus.emulator.persistence.shapes import check_record
+from altostratus.emulator.state.table import SAVED
 
 _MODULES = "altostratus.emulator."
 
@@ -52,6 +53,18 @@ def encode(value: Any) -> Any:
         fields = {f.name: encode(getattr(value, f.name)) for f in dataclasses.fields(value)}
         return {"@record": f"{kind.__module__}:{kind.__qualname__}", "fields": fields}
     raise TypeError(f"the state file cannot hold a {type(value).__qualname__}")
+
+
+def saved(record: Any) -> Any:
+    """``encode(record)`` for a record of a store (None for None), kept on the record until one
+    of its fields is set (``Record.__setattr__``): a snapshot of a large state encodes only the
+    records changed since the last one."""
+    if record is None:
+        return None
+    found = record.__dict__.get(SAVED)
+    if found is None:
+        found = record.__dict__[SAVED] = encode(record)
+    return found
 
 
 def decode(value: Any) -> Any:
