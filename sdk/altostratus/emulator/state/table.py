@@ -18,8 +18,8 @@ class Record:
     def __setattr__(self, name: str, value: Any) -> None:
         """Set a field; while the record is in a ``RecordTable``, the table notes it as touched,
         and its index (when it indexes the field) and its weight follow, whoever makes the
-        change; its kept answers (see ``Store.answer``) and saved form are dropped. Fields hold immutable values
-        (tuples, frozensets), so every change is a set."""
+        change; its kept answers (see ``Store.answer``) and saved form are dropped. Fields hold
+        immutable values (tuples, frozensets), so every change is a set."""
         self.__dict__.pop(ANSWER, None)
         self.__dict__.pop(SAVED, None)
         table: RecordTable[Any] | None = self.__dict__.get(_TABLE)
