@@ -7,8 +7,6 @@ import json
 from typing import Any
 
 from altostratus.cli._failure import fail_with
-from altostratus.client import Client
-from altostratus.client.errors import AltostratusError
 
 
 def register(commands: Any) -> None:
@@ -26,6 +24,11 @@ def register(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # The client (httpx, pydantic) is imported here, not with the CLI: the other commands,
+    # the emulator's above all, start without it.
+    from altostratus.client import Client
+    from altostratus.client.errors import AltostratusError
+
     try:
         with Client(api_url=args.api_url, max_retries=2) as client:
             quota = client.quota.get()

@@ -18,7 +18,7 @@ from datetime import datetime
 from typing import Any
 
 from altostratus.emulator.persistence.shapes import check_record
-from altostratus.emulator.state.table import SAVED
+from altostratus.emulator.state.table import SAVED, Record
 
 _MODULES = "altostratus.emulator."
 
@@ -145,5 +145,7 @@ def _record(name: str, fields: dict[str, Any]) -> Any:
     record = object.__new__(kind)
     for field_name, encoded in fields.items():
         object.__setattr__(record, field_name, decode(encoded))
+    if issubclass(kind, Record):  # what it was read from is its saved form (see ``saved``)
+        record.__dict__[SAVED] = {"@record": name, "fields": fields}
     check_record(record)
     return record
