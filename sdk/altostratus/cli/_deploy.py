@@ -11,6 +11,7 @@ from __future__ import annotations
 import gc
 import logging
 import signal
+import subprocess
 import sys
 import threading
 import warnings
@@ -42,6 +43,8 @@ class Options:
     show_secrets: bool = False
     port: int = 0
     s3_port: int = 0
+    #: A provider process already started (``ProviderProcesses.warm``).
+    provider: subprocess.Popen[bytes] | None = None
 
 
 class _PendingTasks(logging.Filter):
@@ -75,7 +78,7 @@ def deploy(projects: Sequence[Project], options: Options, out: TextIO | None = N
     progress = Progress(out or sys.stdout, show_secrets=options.show_secrets)
     progress.say(BANNER)
     processes = ProviderProcesses()
-    processes.warm()  # the provider's interpreter starts while the emulator does
+    processes.warm(options.provider)  # the provider's interpreter starts while the emulator does
     emulator = Emulator(port=options.port, s3_port=options.s3_port)
     try:
         emulator.start()

@@ -63,12 +63,13 @@ class ProviderProcesses:
         self._processes: dict[tuple[tuple[str, str], ...], ProviderProcess] = {}
         self._spare: subprocess.Popen[bytes] | None = None
 
-    def warm(self) -> None:
-        """Start a provider process now, for the first configuration ``get`` meets: its
-        interpreter and imports run while the caller starts the emulator."""
+    def warm(self, started: subprocess.Popen[bytes] | None = None) -> None:
+        """Start a provider process now (or take ``started``, one of ``ProviderProcess.launch``'s
+        command), for the first configuration ``get`` meets: its interpreter and imports run
+        while the caller starts the emulator."""
         with self._lock:
             if self._spare is None:
-                self._spare = ProviderProcess.launch()
+                self._spare = started or ProviderProcess.launch()
 
     def get(self, config: Properties) -> ProviderProcess:
         plain = reveal(config)
