@@ -225,4 +225,4 @@ def test_the_provider_process_started_early_is_the_one_the_runner_starts() -> No
     from altostratus.cli._run import PROVIDER_COMMAND
     from altostratus.testing._process import ProviderProcess
 
-    assert PROVIDER_COMMAND == ProviderProcess.command
+    assert ProviderProcess.command == PROVIDER_COMMAND
