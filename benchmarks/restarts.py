@@ -77,8 +77,10 @@ class _Served:
         connection.close()
 
     def stop(self) -> float:
+        """SIGTERM, as a service manager stops it (a SIGINT may be ignored: a process started
+        with SIGINT ignored, as this one may be after other sections, passes that on)."""
         began = time.perf_counter()
-        self.process.send_signal(signal.SIGINT)
+        self.process.send_signal(signal.SIGTERM)
         self.process.wait(timeout=120)
         return time.perf_counter() - began
 
