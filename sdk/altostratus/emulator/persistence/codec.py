@@ -114,6 +114,8 @@ def _network(text: str) -> Any:
 
 
 _KINDS: dict[str, tuple[Any, frozenset[str]]] = {}
+#: JSON values that decode to themselves.
+_PLAIN = frozenset({str, bool, int, float, type(None)})
 
 
 def _kind(name: str) -> tuple[Any, frozenset[str]]:
@@ -143,8 +145,9 @@ def _record(name: str, fields: dict[str, Any]) -> Any:
             f"{name.partition(':')[2]} records have other fields in this version"
         )
     record = object.__new__(kind)
+    values = record.__dict__  # a record's fields are plain attributes: set them at once
     for field_name, encoded in fields.items():
-        object.__setattr__(record, field_name, decode(encoded))
+        values[field_name] = encoded if type(encoded) in _PLAIN else decode(encoded)
     if issubclass(kind, Record):  # what it was read from is its saved form (see ``saved``)
         record.__dict__[SAVED] = {"@record": name, "fields": fields}
     check_record(record)
