@@ -87,7 +87,7 @@ class ProviderProcess:
         self._stderr: IO[bytes] | None = None
         if started is None:
             self._stderr = stderr.open("wb") if stderr is not None else None
-            started = self.launch(self._stderr)
+            started = self.launch(self._stderr, self.command)
         self.process = started
         assert self.process.stdout is not None
         port = int(self.process.stdout.readline().strip())
@@ -98,11 +98,13 @@ class ProviderProcess:
         self.configure(config)
 
     @classmethod
-    def launch(cls, stderr: IO[bytes] | None = None) -> subprocess.Popen[bytes]:
-        """The provider's process, started and not yet waited for: its interpreter and imports
-        run while the caller goes on."""
+    def launch(
+        cls, stderr: IO[bytes] | None = None, command: tuple[str, ...] | None = None
+    ) -> subprocess.Popen[bytes]:
+        """The provider's process (``command``, by default the class's), started and not yet
+        waited for: its interpreter and imports run while the caller goes on."""
         return subprocess.Popen(
-            list(cls.command),
+            list(command or cls.command),
             stdout=subprocess.PIPE,
             stderr=stderr if stderr is not None else subprocess.DEVNULL,
         )
