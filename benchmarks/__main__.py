@@ -26,6 +26,8 @@ SECTIONS = {
     "lookups": "benchmarks.lookups",
     "run": "benchmarks.run_command",
     "parallel": "benchmarks.parallel",
+    "answers": "benchmarks.answers",
+    "restarts": "benchmarks.restarts",
 }
 DEFAULT_OUTPUT = ROOT / "docs" / "benchmarks.md"
 ANALYSIS = Path(__file__).with_name("analysis.md")

@@ -8,10 +8,13 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 from benchmarks.measure import median
-from benchmarks.report import INFO, Section, Table
+from benchmarks.report import INFO, Section, Table, verdict
+from benchmarks.run_replay import record
 from benchmarks.servers import ROOT
 
 TITLE = "11. `altostratus run` on each example"
@@ -40,6 +43,42 @@ def _once(example: str) -> tuple[float, float, float, int]:
     return wall, sum(durations[:half]), sum(durations[half:]), len(_CREATED.findall(answer.stdout))
 
 
+REPLAYED = "private-network"
+TARGET = 1.2
+
+
+def _timed(command: list[str]) -> float:
+    started = time.perf_counter()
+    subprocess.run(command, check=True, capture_output=True, timeout=300, cwd=ROOT)
+    return time.perf_counter() - started
+
+
+def _beside_replay(count: int) -> tuple[Table, dict[str, float]]:
+    """``altostratus run`` of one example beside a fresh process replaying its requests on the
+    same embedded emulator (``benchmarks.run_replay``), interleaved."""
+    with tempfile.TemporaryDirectory() as folder:
+        recorded = Path(folder) / "exchanges.json"
+        requests = record(EXAMPLES / REPLAYED, recorded)
+        command = [sys.executable, "-m", "altostratus", "run", str(EXAMPLES / REPLAYED)]
+        raw = [sys.executable, "-m", "benchmarks.run_replay", str(recorded)]
+        times: dict[str, list[float]] = {"run": [], "raw": []}
+        for number in range(count):
+            order = ("run", "raw") if number % 2 == 0 else ("raw", "run")
+            for side in order:
+                times[side].append(_timed(command if side == "run" else raw))
+    run_time, raw_time = median(times["run"]), median(times["raw"])
+    share = run_time / raw_time
+    table = Table(
+        ["example", "requests", "altostratus run", "raw replay process", "ratio", "target",
+         "verdict"],
+        caption="Whole processes, interleaved: the command, and a fresh interpreter that starts "
+        "the same embedded emulator and sends the same requests with bare httpx.",
+    )  # fmt: skip
+    table.add(REPLAYED, requests, f"{run_time:.2f} s", f"{raw_time:.2f} s", f"{share:.2f}",
+              f"≤ {TARGET:.1f}", verdict(share <= TARGET))  # fmt: skip
+    return table, {"run": run_time, "raw": raw_time, "ratio": share}
+
+
 def run(quick: bool) -> Section:
     count = 1 if quick else 3
     examples = sorted(path.parent.name for path in EXAMPLES.glob("*/Pulumi.yaml"))
@@ -59,10 +98,12 @@ def run(quick: bool) -> Section:
                   f"{wall - up - down:.2f} s", INFO)  # fmt: skip
         data[example] = {"wall": wall, "up": up, "destroy": down, "resources": created}
     section.tables.append(table)
+    replayed, figures = _beside_replay(2 if quick else 10)
+    section.tables.append(replayed)
     section.notes.append(
         f"{count} run(s) per example, each a fresh `python -m altostratus run`; the emulator's "
         "default readiness delays apply (a load balancer is available after 2 s, an object "
         "store after 1 s), as a newcomer sees them"
     )
-    section.data = data
+    section.data = {**data, "replay": figures}
     return section

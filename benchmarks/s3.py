@@ -19,11 +19,12 @@ from werkzeug.serving import make_server
 
 from altostratus.client import Client
 from benchmarks.measure import median, rounds
-from benchmarks.report import Section, Table, verdict
+from benchmarks.report import INFO, Section, Table, verdict
 from benchmarks.servers import fast_emulator
 
 TITLE = "6. S3 throughput"
 TARGET = 0.8
+FILL_TARGET = 1.2
 MIB = 1 << 20
 _CONFIG = Config(s3={"addressing_style": "path"}, retries={"max_attempts": 1})
 
@@ -88,6 +89,50 @@ def _get(s3: Any, bucket: str, size: int) -> float:
     return elapsed
 
 
+def _fill(s3: Any, bucket: str, upto: int, body: bytes) -> None:
+    """Keys ``fill-<n>`` in the bucket up to ``upto`` of them (a thread pool: it is set-up)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    have = s3.list_objects_v2(Bucket=bucket, Prefix="fill-").get("KeyCount", 0)
+    with ThreadPoolExecutor(4) as pool:
+        list(pool.map(lambda n: s3.put_object(Bucket=bucket, Key=f"fill-{n}", Body=body),
+                      range(have, upto)))  # fmt: skip
+
+
+def _fill_table(
+    sides: dict[str, tuple[Any, str]], sizes: list[int], count: int
+) -> tuple[Table, float]:
+    """A 1 KiB PUT's median time with ``sizes`` keys in the bucket, on both sides."""
+    table = Table(
+        ["keys in the bucket", "PUT through the front", "moto direct",
+         f"front / front at {sizes[0]}", "target", "verdict"],
+        caption="Median time of a 1 KiB put_object as the bucket fills (the size limit is "
+        "checked on every write from a running count, so it does not grow with the bucket).",
+    )  # fmt: skip
+    body = os.urandom(1024)
+    first = 0.0
+    for size in sizes:
+        times: dict[str, list[float]] = {name: [] for name in sides}
+        for s3, bucket in sides.values():
+            _fill(s3, bucket, size, body)
+        for number in range(count):
+            order = list(sides) if number % 2 == 0 else list(reversed(sides))
+            for name in order:
+                s3, bucket = sides[name]
+                started = time.perf_counter()
+                s3.put_object(Bucket=bucket, Key="fill-0", Body=body)  # an overwrite: stays full
+                times[name].append(time.perf_counter() - started)
+        front, direct = median(times["front"]), median(times["direct"])
+        first = first or front
+        growth = front / first
+        last = size == sizes[-1]
+        table.add(
+            size, f"{front * 1000:.2f} ms", f"{direct * 1000:.2f} ms", f"{growth:.2f}",
+            "≤ 1.2" if last else INFO, verdict(growth <= FILL_TARGET) if last else INFO,
+        )  # fmt: skip
+    return table, growth
+
+
 def run(quick: bool) -> Section:
     plan = [(1, 3, 5.0)] if quick else [(1, 30, 20.0), (64, 5, 60.0)]
     section = Section("s3", TITLE)
@@ -130,7 +175,11 @@ def run(quick: bool) -> Section:
                     "ratio": ratio,
                     "rounds": len(times[f"front.{op}"]),
                 }
+        sizes = [100, 300] if quick else [100, 10_000]
+        fill, growth = _fill_table(sides, sizes, 20 if quick else 200)
     section.tables.append(table)
+    section.tables.append(fill)
+    section.data["fill"] = {"ratio": growth, "keys": sizes}
     if quick:
         section.notes.append("quick run: 1 MiB objects only")
     return section

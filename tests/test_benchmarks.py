@@ -27,6 +27,8 @@ TITLES = [
     "10. Lookups",
     "11. `altostratus run` on each example",
     "12. Calls at once: a burst of slow creates",
+    "13. Answers beside the framework floor",
+    "14. Restarting a large state folder",
 ]
 
 
@@ -78,8 +80,18 @@ def test_a_quick_run_reports_every_section_with_sensible_figures(tmp_path: Path)
         assert testing[name]["requests"] > 0, name
         assert testing[name]["testing"] > 0 and testing[name]["raw"] > 0, name
 
-    (example,) = sections["run_command"]["data"].values()
+    ran = dict(sections["run_command"]["data"])
+    replayed = ran.pop("replay")
+    assert replayed["run"] > 0 and replayed["raw"] > 0 and math.isfinite(replayed["ratio"])
+    (example,) = ran.values()
     assert example["resources"] > 0 and example["wall"] > example["up"] + example["destroy"] > 0
+
+    answers = sections["answers"]["data"]
+    assert set(answers) == {"get", "list of 100", "create + delete"}
+    assert all(found["share"] > 0 and found["rounds"] > 0 for found in answers.values())
+    (restarted,) = sections["restarts"]["data"].values()
+    assert all(restarted[name] > 0 for name in ("floor", "stop", "clean", "killed"))
+    assert sections["s3"]["data"]["fill"]["keys"] == [100, 300]
 
     burst = sections["parallel"]["data"]
     assert burst["rounds"] >= 1 and burst["engine"] > 0 and burst["raw"] > 0

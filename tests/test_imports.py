@@ -10,6 +10,8 @@ which composes them).
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import altostratus
@@ -128,3 +130,14 @@ def test_the_graph_sees_imports_in_functions_hints_and_public_name_lists() -> No
 def test_a_cycle_is_found_whatever_its_length() -> None:
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
     assert cycles(graph) == [["a", "b", "c"]]
+
+
+def test_an_emulator_serving_no_object_store_never_imports_moto() -> None:
+    program = (
+        "import sys\n"
+        "from altostratus.emulator import Emulator\n"
+        "with Emulator() as emulator:\n"
+        "    emulator.set_quota(network_count=5)\n"
+        "assert not [m for m in sys.modules if m.split('.')[0] == 'moto'], 'moto imported'\n"
+    )
+    subprocess.run([sys.executable, "-c", program], check=True, timeout=120)

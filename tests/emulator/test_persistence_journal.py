@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import os
+import shutil
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -134,12 +136,13 @@ def test_a_torn_change_is_dropped_and_damage_elsewhere_refused(tmp_path: Path) -
             ok(second, "POST", "/v2/vpc/networks", {"label": f"n{number}"})
         _crash(second)
     changes = sorted(journal.glob("*.json"))
-    assert [int(path.stem) for path in changes] == [4, 5, 6]
-    text = changes[1].read_bytes()
-    changes[1].write_bytes(text.replace(b'"n1"', b'"N1"'))
+    # A start only loads: the journal the crash left is kept, and the new changes follow it.
+    assert [int(path.stem) for path in changes] == [1, 2, 3, 4, 5, 6]
+    text = changes[4].read_bytes()
+    changes[4].write_bytes(text.replace(b'"n1"', b'"N1"'))
     with pytest.raises(StateFileError, match="checksum does not match"):
         Emulator(state_dir=tmp_path)
-    changes[1].unlink()
+    changes[4].unlink()
     with pytest.raises(StateFileError, match="change 5 is missing"):
         Emulator(state_dir=tmp_path)
 
@@ -238,3 +241,67 @@ def test_a_change_whose_write_failed_is_never_replayed_over_a_later_state(
         _crash(first)
     with Emulator(state_dir=tmp_path) as second:
         assert _captured(second) == before
+
+
+def test_a_start_after_a_clean_stop_only_loads(tmp_path: Path) -> None:
+    with Emulator(state_dir=tmp_path) as first:
+        ok(first, "POST", "/v2/vpc/networks", {"label": "kept"})
+        before = _captured(first)
+    state_file = tmp_path / "state.json"
+    written = state_file.stat().st_ino, state_file.read_bytes()
+    assert not list((tmp_path / "journal").glob("*.json"))  # the stop left it compact
+    with Emulator(state_dir=tmp_path) as second:
+        assert (state_file.stat().st_ino, state_file.read_bytes()) == written
+        assert _captured(second) == before
+
+
+def test_a_start_after_a_crash_writes_no_snapshot_and_loses_nothing(tmp_path: Path) -> None:
+    with Emulator(state_dir=tmp_path) as first:
+        ok(first, "POST", "/v2/vpc/networks", {"label": "one"})
+        before = _captured(first)
+        _crash(first)
+    state_file = tmp_path / "state.json"
+    written = state_file.stat().st_ino
+    with Emulator(state_dir=tmp_path) as second:
+        assert state_file.stat().st_ino == written
+        assert _captured(second) == before
+        ok(second, "POST", "/v2/vpc/networks", {"label": "two"})
+        after = _captured(second)
+        _crash(second)
+    with Emulator(state_dir=tmp_path) as third:
+        assert _captured(third) == after
+
+
+def test_a_fold_runs_in_the_background_and_a_crash_during_it_loses_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(persistence, "JOURNAL_FLOOR", 0)
+    monkeypatch.setattr(persistence, "JOURNAL_RATIO", 0)  # every change outgrows the snapshot
+    held, release = threading.Event(), threading.Event()
+    real_dump = persistence.dump_document
+
+    def held_dump(body: Any) -> bytes:
+        if threading.current_thread().name == "altostratus-fold":
+            held.set()
+            assert release.wait(60)
+        return real_dump(body)
+
+    monkeypatch.setattr(persistence, "dump_document", held_dump)
+    live, killed = tmp_path / "live", tmp_path / "killed"
+    with Emulator(state_dir=live) as first:
+        ok(first, "POST", "/v2/vpc/networks", {"label": "one"})
+        assert held.wait(60)  # a fold is under way, and held there
+        for number in range(3):  # answered all the same: no change waits for the fold
+            ok(first, "POST", "/v2/vpc/networks", {"label": f"during-{number}"})
+        before = _captured(first)
+        shutil.copytree(live, killed, ignore=shutil.ignore_patterns(".lock"))  # kill -9 now
+        release.set()
+        assert first.folder is not None
+        first.folder.wait()
+        after = _captured(first)
+        _crash(first)
+    monkeypatch.undo()
+    with Emulator(state_dir=killed) as second:
+        assert _captured(second) == before
+    with Emulator(state_dir=live) as third:
+        assert _captured(third) == after

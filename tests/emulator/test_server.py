@@ -242,3 +242,13 @@ def test_a_large_answer_reaches_the_socket_in_bounded_slices_and_arrives_whole(
     finally:
         server.stop()
     assert sum(written) > len(body) and max(written) <= WRITE_SLICE
+
+
+def test_a_stop_is_noticed_within_the_servers_short_expiration_interval() -> None:
+    from altostratus.emulator.server import EXPIRATION_INTERVAL, BackgroundServer
+
+    server = BackgroundServer("127.0.0.1", 0, lambda environ, start: [], "API")
+    assert server._server.expiration_interval == EXPIRATION_INTERVAL <= 0.05
+    server.start()
+    server.stop()
+    assert not server._thread.is_alive()

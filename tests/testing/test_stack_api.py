@@ -308,3 +308,27 @@ def test_a_stack_reference_reads_the_stack_it_names_not_its_own_name(
 
     stack = altostratus_stack(program, references={"organization/network/prod": {"label": "x"}})
     assert stack.up().output_values() == {"label": "x"}
+
+
+def test_a_warmed_provider_process_serves_the_first_configuration_and_an_unused_one_is_ended() -> (
+    None
+):
+    from altostratus.testing import ProviderProcesses
+
+    processes = ProviderProcesses()
+    processes.warm()
+    spare = processes._spare
+    assert spare is not None
+    with Emulator() as emulator:
+        config = {"altostratus:apiUrl": emulator.api_url, "altostratus:apiKey": emulator.api_key}
+        process = processes.get(config)
+        assert process.process is spare and processes._spare is None
+        assert processes.get(dict(config)) is process
+    processes.close()
+    assert spare.poll() is not None
+    unused = ProviderProcesses()
+    unused.warm()
+    left = unused._spare
+    assert left is not None
+    unused.close()
+    assert left.poll() is not None

@@ -11,6 +11,7 @@ from __future__ import annotations
 import gc
 import logging
 import signal
+import subprocess
 import sys
 import threading
 import warnings
@@ -42,6 +43,8 @@ class Options:
     show_secrets: bool = False
     port: int = 0
     s3_port: int = 0
+    #: A provider process already started (``ProviderProcesses.warm``).
+    provider: subprocess.Popen[bytes] | None = None
 
 
 class _PendingTasks(logging.Filter):
@@ -74,14 +77,16 @@ def deploy(projects: Sequence[Project], options: Options, out: TextIO | None = N
     """Run the projects on a new emulator; 0 when all went up (and came down), else 1."""
     progress = Progress(out or sys.stdout, show_secrets=options.show_secrets)
     progress.say(BANNER)
+    processes = ProviderProcesses()
+    processes.warm(options.provider)  # the provider's interpreter starts while the emulator does
     emulator = Emulator(port=options.port, s3_port=options.s3_port)
     try:
         emulator.start()
     except ListenError as error:
         emulator.stop()
+        processes.close()
         return fail(f"{error}; pass another --port or --s3-port, or 0 for a free one")
     progress.say(f"Emulator: API {emulator.api_url}, S3 {emulator.s3_url} (in this process)")
-    processes = ProviderProcesses()
     stacks: list[tuple[Project, Stack]] = []
     try:
         with quiet_cancelled_tasks():

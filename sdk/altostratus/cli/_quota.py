@@ -7,8 +7,6 @@ import json
 from typing import Any
 
 from altostratus.cli._failure import NO_KEY, fail, fail_with
-from altostratus.client import Client, resolve_settings
-from altostratus.client.errors import AltostratusError
 
 
 def register(commands: Any) -> None:
@@ -26,6 +24,11 @@ def register(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # The client (httpx, pydantic) is imported here, not with the CLI: the other commands,
+    # the emulator's above all, start without it.
+    from altostratus.client import Client, resolve_settings
+    from altostratus.client.errors import AltostratusError
+
     try:
         settings = resolve_settings(api_url=args.api_url, require_key=False)
     except AltostratusError as error:

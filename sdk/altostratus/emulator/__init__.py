@@ -28,8 +28,10 @@ from Python, see ``control``), and
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from types import TracebackType
 from typing import Any
 
@@ -56,6 +58,19 @@ __all__ = [
     "SeedError",
     "StateFileError",
 ]
+
+
+@contextlib.contextmanager
+def _no_collection() -> Iterator[None]:
+    """The cyclic garbage collector paused: loading a large state makes objects by the hundred
+    thousand and frees none, and each collection would walk them all again."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _one_line(error: BaseException) -> str:
@@ -130,17 +145,10 @@ class Emulator(EmulatorControls):
 
     def _load(self, folder: StateFolder) -> None:
         """Take the saved state, if any, and save after every change from now on."""
-        saved, changes = folder.read()
-        if saved is not None:
-            try:
-                snapshot.replay(saved, changes)
-                snapshot.apply(saved, self.state, self.clock, self.dispatcher)
-            except IncompatibleState as error:
-                problem = f"was written by an incompatible version ({error})"
-                raise DamagedStateFile(folder.state_file, problem) from None
-            except Exception as error:  # any other shape than the emulator writes
-                problem = f"is damaged ({type(error).__name__}: {_one_line(error)})"
-                raise DamagedStateFile(folder.state_file, problem) from None
+        with _no_collection():  # tens of thousands of objects made, none of them garbage
+            saved, changes = folder.read()
+            if saved is not None:
+                self._apply(folder, saved, changes)
         self.api_key = self.state.default_account.api_key
         with self.state.lock:
             buckets = [store.bucket for store in self.state.object_stores.records.values()]
@@ -165,7 +173,21 @@ class Emulator(EmulatorControls):
         self.s3.on_change = folder.objects.save
         self.s3.on_removed = folder.objects.forget
         self._save = save
-        save(compact=True)
+        if saved is None:
+            save(compact=True)  # a new folder: its first state.json
+        else:
+            taker.start(self.dispatcher)  # the folder holds the state: nothing to write
+
+    def _apply(self, folder: StateFolder, saved: Any, changes: list[Any]) -> None:
+        try:
+            snapshot.replay(saved, changes)
+            snapshot.apply(saved, self.state, self.clock, self.dispatcher)
+        except IncompatibleState as error:
+            problem = f"was written by an incompatible version ({error})"
+            raise DamagedStateFile(folder.state_file, problem) from None
+        except Exception as error:  # any other shape than the emulator writes
+            problem = f"is damaged ({type(error).__name__}: {_one_line(error)})"
+            raise DamagedStateFile(folder.state_file, problem) from None
 
     def start(self) -> Emulator:
         s3_server = BackgroundServer(self.host, self.s3_port, self.s3, "S3")

@@ -37,6 +37,9 @@ PRESERVED_HEADER_NAMES = "moto.preserved_header_names"
 
 #: Idle keep-alive connections kept open at once; more are closed after their answer.
 KEEP_ALIVE_CONNECTIONS = 128
+#: Seconds between the server's checks for expired idle connections, and so the longest its
+#: ``stop()`` waits for the serving loop to notice (cheroot's default is 0.5).
+EXPIRATION_INTERVAL = 0.05
 #: The largest request body either port accepts (S3 allows 5 GiB in one PUT; the API far less,
 #: which the application checks itself and answers in its own error format).
 MAX_BODY_BYTES = 5 * 1024**3
@@ -163,6 +166,7 @@ class BackgroundServer:
         )
         self._server.gateway = _Gateway
         self._server.keep_alive_conn_limit = KEEP_ALIVE_CONNECTIONS
+        self._server.expiration_interval = EXPIRATION_INTERVAL
         self._server.max_request_body_size = MAX_BODY_BYTES
         self._server.max_request_header_size = peers.MAX_HEADER_BYTES
         try:

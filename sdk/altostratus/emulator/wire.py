@@ -14,13 +14,16 @@ from altostratus.emulator.errors import BadRequest, EmulatorError, UnsupportedMe
 from altostratus.emulator.limits import parse_json
 from altostratus.emulator.params import Params
 from altostratus.emulator.readers import Body
+from altostratus.emulator.state.base import Encoded
 from altostratus.emulator.vocabulary import DEFAULT_REGION, REGIONS
 
 MUTATING = ("POST", "PUT", "PATCH", "DELETE")
 
 
 def json_response(body: Any, status: int = 200) -> Response:
-    return Response(json.dumps(body), status=status, mimetype="application/json")
+    """``body`` as JSON; an ``Encoded`` body is sent as it is."""
+    data = body if isinstance(body, Encoded) else json.dumps(body)
+    return Response(data, status=status, mimetype="application/json")
 
 
 def error_response(error: EmulatorError) -> Response:

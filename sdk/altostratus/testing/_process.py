@@ -76,13 +76,19 @@ class ProviderProcess:
 
     command: tuple[str, ...] = (sys.executable, "-m", "pulumi.dynamic")
 
-    def __init__(self, config: Mapping[str, Any], *, stderr: Path | None = None) -> None:
-        self._stderr: IO[bytes] | None = stderr.open("wb") if stderr is not None else None
-        self.process = subprocess.Popen(
-            list(self.command),
-            stdout=subprocess.PIPE,
-            stderr=self._stderr if self._stderr is not None else subprocess.DEVNULL,
-        )
+    def __init__(
+        self,
+        config: Mapping[str, Any],
+        *,
+        stderr: Path | None = None,
+        started: subprocess.Popen[bytes] | None = None,
+    ) -> None:
+        """``started``: a process of ``launch()`` to configure, instead of starting one."""
+        self._stderr: IO[bytes] | None = None
+        if started is None:
+            self._stderr = stderr.open("wb") if stderr is not None else None
+            started = self.launch(self._stderr, self.command)
+        self.process = started
         assert self.process.stdout is not None
         port = int(self.process.stdout.readline().strip())
         self.channel = grpc.insecure_channel(f"127.0.0.1:{port}")
@@ -90,6 +96,18 @@ class ProviderProcess:
         self.config = dict(config)
         self._closed = threading.Event()
         self.configure(config)
+
+    @classmethod
+    def launch(
+        cls, stderr: IO[bytes] | None = None, command: tuple[str, ...] | None = None
+    ) -> subprocess.Popen[bytes]:
+        """The provider's process (``command``, by default the class's), started and not yet
+        waited for: its interpreter and imports run while the caller goes on."""
+        return subprocess.Popen(
+            list(command or cls.command),
+            stdout=subprocess.PIPE,
+            stderr=stderr if stderr is not None else subprocess.DEVNULL,
+        )
 
     def close(self) -> None:
         if self._closed.is_set():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import threading
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -60,6 +61,15 @@ class ProviderProcesses:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._processes: dict[tuple[tuple[str, str], ...], ProviderProcess] = {}
+        self._spare: subprocess.Popen[bytes] | None = None
+
+    def warm(self, started: subprocess.Popen[bytes] | None = None) -> None:
+        """Start a provider process now (or take ``started``, one of ``ProviderProcess.launch``'s
+        command), for the first configuration ``get`` meets: its interpreter and imports run
+        while the caller starts the emulator."""
+        with self._lock:
+            if self._spare is None:
+                self._spare = started or ProviderProcess.launch()
 
     def get(self, config: Properties) -> ProviderProcess:
         plain = reveal(config)
@@ -67,14 +77,21 @@ class ProviderProcesses:
         with self._lock:
             process = self._processes.get(key)
             if process is None:
-                process = self._processes[key] = ProviderProcess(plain)
+                spare, self._spare = self._spare, None
+                process = self._processes[key] = ProviderProcess(plain, started=spare)
             return process
 
     def close(self) -> None:
         with self._lock:
             processes, self._processes = list(self._processes.values()), {}
+            spare, self._spare = self._spare, None
         for process in processes:
             process.close()
+        if spare is not None:
+            spare.terminate()
+            spare.wait(timeout=10)
+            if spare.stdout is not None:
+                spare.stdout.close()
 
 
 class Stack:

@@ -54,13 +54,14 @@ def altostratus_provider_processes() -> Iterator[ProviderProcesses]:
     from altostratus.testing import ProviderProcesses
 
     processes = ProviderProcesses()
+    processes.warm()  # requested before the emulator (``altostratus_stack``): both start at once
     yield processes
     processes.close()
 
 
 @pytest.fixture
 def altostratus_stack(
-    altostratus_fresh_emulator: Emulator, altostratus_provider_processes: ProviderProcesses
+    altostratus_provider_processes: ProviderProcesses, altostratus_fresh_emulator: Emulator
 ) -> Iterator[Callable[..., Stack]]:
     """A factory of stacks against the freshly reset emulator."""
     from altostratus.testing import Stack

@@ -18,6 +18,7 @@ from datetime import datetime
 from typing import Any
 
 from altostratus.emulator.persistence.shapes import check_record
+from altostratus.emulator.state.table import SAVED, Record
 
 _MODULES = "altostratus.emulator."
 
@@ -54,6 +55,18 @@ def encode(value: Any) -> Any:
     raise TypeError(f"the state file cannot hold a {type(value).__qualname__}")
 
 
+def saved(record: Any) -> Any:
+    """``encode(record)`` for a record of a store (None for None), kept on the record until one
+    of its fields is set (``Record.__setattr__``): a snapshot of a large state encodes only the
+    records changed since the last one."""
+    if record is None:
+        return None
+    found = record.__dict__.get(SAVED)
+    if found is None:
+        found = record.__dict__[SAVED] = encode(record)
+    return found
+
+
 def decode(value: Any) -> Any:
     if isinstance(value, list):
         return [decode(item) for item in value]
@@ -74,7 +87,7 @@ def decode(value: Any) -> Any:
     if tag == "@bytes":
         return base64.b64decode(body)
     if tag == "@network":
-        return ipaddress.ip_network(body)
+        return _network(body)
     if tag == "@address":
         return ipaddress.ip_address(body)
     raise ValueError(f"unknown tag {tag!r}")
@@ -84,7 +97,32 @@ def _hashable(value: Any) -> Any:
     return tuple(value) if isinstance(value, list) else value
 
 
-def _record(name: str, fields: dict[str, Any]) -> Any:
+def _network(text: str) -> Any:
+    """``ip_network(text)``, built from its integers for the common ``a.b.c.d/n`` (a tenth of
+    the parse's cost: a large state holds one per network)."""
+    address, _, prefix = text.partition("/")
+    parts = address.split(".")
+    if len(parts) == 4 and f"{address}/{prefix}" == text:
+        try:
+            a, b, c, d = map(int, parts)
+            size = int(prefix)
+        except ValueError:
+            return ipaddress.ip_network(text)
+        if f"{a}.{b}.{c}.{d}/{size}" == text and max(a, b, c, d) < 256:
+            return ipaddress.IPv4Network(((a << 24) | (b << 16) | (c << 8) | d, size))
+    return ipaddress.ip_network(text)
+
+
+_KINDS: dict[str, tuple[Any, frozenset[str]]] = {}
+#: JSON values that decode to themselves.
+_PLAIN = frozenset({str, bool, int, float, type(None)})
+
+
+def _kind(name: str) -> tuple[Any, frozenset[str]]:
+    """The record type a saved record names, and its fields (looked up once per type)."""
+    found = _KINDS.get(name)
+    if found is not None:
+        return found
     module_name, _, qualname = name.partition(":")
     if not module_name.startswith(_MODULES):
         raise IncompatibleState(f"{name} is not a record of the emulator")
@@ -96,11 +134,21 @@ def _record(name: str, fields: dict[str, Any]) -> Any:
         raise IncompatibleState(f"this version has no record type {name}") from None
     if not (isinstance(kind, type) and dataclasses.is_dataclass(kind)):
         raise IncompatibleState(f"{name} is not a record type")
-    expected = {f.name for f in dataclasses.fields(kind)}
-    if set(fields) != expected:
-        raise IncompatibleState(f"{qualname} records have other fields in this version")
+    _KINDS[name] = kind, frozenset(f.name for f in dataclasses.fields(kind))
+    return _KINDS[name]
+
+
+def _record(name: str, fields: dict[str, Any]) -> Any:
+    kind, expected = _kind(name)
+    if fields.keys() != expected:
+        raise IncompatibleState(
+            f"{name.partition(':')[2]} records have other fields in this version"
+        )
     record = object.__new__(kind)
+    values = record.__dict__  # a record's fields are plain attributes: set them at once
     for field_name, encoded in fields.items():
-        object.__setattr__(record, field_name, decode(encoded))
+        values[field_name] = encoded if type(encoded) in _PLAIN else decode(encoded)
+    if issubclass(kind, Record):  # what it was read from is its saved form (see ``saved``)
+        record.__dict__[SAVED] = {"@record": name, "fields": fields}
     check_record(record)
     return record

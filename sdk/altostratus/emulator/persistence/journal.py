@@ -12,6 +12,7 @@ missing, damaged or foreign file is refused, never skipped. Files the snapshot a
 from __future__ import annotations
 
 import contextlib
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -32,20 +33,33 @@ class Journal:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self.seq = 0
-        #: Bytes of change files written since the last snapshot.
-        self.size = 0
+        self._sizes: dict[int, int] = {}
+        self._size = 0
+        #: ``append`` and ``prune`` may run on different threads (a fold runs in the background).
+        self._lock = threading.Lock()
+
+    @property
+    def size(self) -> int:
+        """Bytes of the change files no snapshot holds yet."""
+        return self._size
+
+    def _count(self, seq: int, size: int) -> None:
+        with self._lock:
+            self._sizes[seq] = size
+            self._size += size
 
     def _file(self, seq: int) -> Path:
         return self.folder / f"{seq:0{_DIGITS}d}.json"
 
-    def _numbered(self) -> list[tuple[int, Path]]:
+    def _numbered(self, *, starting: bool = False) -> list[tuple[int, Path]]:
         if not self.folder.is_dir():
             return []
         found = []
         for path in self.folder.iterdir():
             if path.name.startswith("."):
-                with contextlib.suppress(OSError):  # a change in flight at a crash
-                    path.unlink()
+                if starting:
+                    with contextlib.suppress(OSError):  # a change in flight at a crash
+                        path.unlink()
                 continue
             stem, dot, suffix = path.name.partition(".")
             if not (stem.isdigit() and len(stem) == _DIGITS and dot and suffix == "json"):
@@ -57,8 +71,11 @@ class Journal:
         """The changes after change ``covered`` (which the snapshot holds), in order."""
         changes = []
         expected = covered + 1
-        for seq, path in self._numbered():
-            if seq <= covered:
+        self._sizes, self._size = {}, 0
+        for seq, path in self._numbered(starting=True):
+            if seq <= covered:  # left by a crash after the snapshot was written
+                with contextlib.suppress(OSError):
+                    path.unlink()
                 continue
             if seq != expected:
                 raise DamagedStateFile(
@@ -68,6 +85,8 @@ class Journal:
             if not isinstance(body, dict) or body.get("seq") != seq or "change" not in body:
                 raise DamagedStateFile(path, "is not the change its name says")
             changes.append(body["change"])
+            with contextlib.suppress(OSError):
+                self._count(seq, path.stat().st_size)
             expected += 1
         self.seq = expected - 1
         return changes
@@ -80,16 +99,19 @@ class Journal:
         self.folder.mkdir(exist_ok=True)
         data = dump_document({"seq": self.seq, "change": change})
         write_atomic(self._file(self.seq), data)
-        self.size += len(data)
+        self._count(self.seq, len(data))
 
-    def prune(self) -> None:
-        """Remove the change files up to ``seq``, once a snapshot holds them."""
+    def prune(self, upto: int) -> None:
+        """Remove the change files up to ``upto``, once a snapshot holds them (changes after it
+        may be written meanwhile)."""
+        with self._lock:
+            for seq in [seq for seq in self._sizes if seq <= upto]:
+                self._size -= self._sizes.pop(seq)
         removed = False
         for seq, path in self._numbered():
-            if seq <= self.seq:
+            if seq <= upto:
                 with contextlib.suppress(FileNotFoundError):
                     path.unlink()
                 removed = True
         if removed:
             sync_folder(self.folder)
-        self.size = 0

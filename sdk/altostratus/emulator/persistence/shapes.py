@@ -72,13 +72,48 @@ def conforms(value: Any, hint: Any) -> bool:
     return True
 
 
+_CHECKS: dict[type, list[tuple[str, Any, type | None, type | None]]] = {}
+
+
+def _checks(kind: type) -> list[tuple[str, Any, type | None, type | None]]:
+    """Each field's name and hint; the class a value of it is, when the hint is a plain class
+    that ``isinstance`` judges alone (most are: ``str``, ``bool``); and the container class of a
+    generic hint (``tuple[str, ...]``), whose empty values need no more look."""
+    if kind not in _CHECKS:
+        hints = field_hints(kind) or {}
+        _CHECKS[kind] = [
+            (name, hint, hint if _plain(hint) else None, _container(hint))
+            for name, hint in hints.items()
+        ]
+    return _CHECKS[kind]
+
+
+def _container(hint: Any) -> type | None:
+    origin = typing.get_origin(hint)
+    return origin if origin in (tuple, frozenset, list, dict) else None
+
+
+def _plain(hint: Any) -> bool:
+    return (
+        isinstance(hint, type)
+        and typing.get_origin(hint) is None
+        and hint not in (int, float)
+        and not typing.is_typeddict(hint)
+    )
+
+
 def check_record(record: Any) -> None:
     """``DamagedRecord`` naming the first field of ``record`` that does not hold its type."""
     kind = type(record)
-    hints = field_hints(kind)
-    if hints is None:
-        return
-    for name, hint in hints.items():
-        if name in vars(record) and not conforms(vars(record)[name], hint):
+    fields = vars(record)
+    for name, hint, plain, container in _checks(kind):
+        if name not in fields:
+            continue
+        value = fields[name]
+        if plain is not None and isinstance(value, plain):
+            continue
+        if container is not None and type(value) is container and not value:
+            continue
+        if not conforms(value, hint):
             shown = repr(vars(record)[name])[:60]
             raise DamagedRecord(f"{kind.__qualname__}.{name} holds {shown}, not a {hint}")

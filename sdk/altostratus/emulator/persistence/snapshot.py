@@ -9,7 +9,7 @@ import typing
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from altostratus.emulator.persistence.codec import decode, encode
+from altostratus.emulator.persistence.codec import decode, encode, saved
 from altostratus.emulator.state.accounts import Account, Accounts
 
 if TYPE_CHECKING:
@@ -36,7 +36,8 @@ def capture(state: State, clock: Clock, dispatcher: WebhookDispatcher) -> dict[s
             "accounts": encode(list(state.accounts.by_id.values())),
             "default_account": state.default_account.id,
             "stores": {
-                name: encode(list(getattr(state, name).records.values())) for name in STORES
+                name: [saved(record) for record in getattr(state, name).records.values()]
+                for name in STORES
             },
             "public_addresses": sorted(state.public_pool.used),
             "removals": {
@@ -84,6 +85,13 @@ class Changes:
         self._deliveries = body["deliveries"]
         return body
 
+    def start(self, dispatcher: WebhookDispatcher) -> None:
+        """Count the next ``take`` from the state as it is: the state just loaded from the
+        folder, which already holds it."""
+        with self._state.lock:
+            self._forget()
+        self._deliveries = encode(dispatcher.saved())
+
     def take(self, clock: Clock, dispatcher: WebhookDispatcher) -> dict[str, Any] | None:
         state = self._state
         with state.lock:
@@ -101,7 +109,7 @@ class Changes:
                 touched = store.records.touched
                 if touched:
                     records[name] = [
-                        [i, encode(store.records.get(i)), store.removals.get(i)] for i in touched
+                        [i, saved(store.records.get(i)), store.removals.get(i)] for i in touched
                     ]
                     touched.clear()
             addresses = [[a, a in pool.used] for a in sorted(pool.changed)]

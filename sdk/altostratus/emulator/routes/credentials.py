@@ -7,6 +7,7 @@ from typing import Any
 from altostratus.emulator.bodies import CredentialCreate, CredentialUpdate
 from altostratus.emulator.call import SUCCESS, Call, RouteTable
 from altostratus.emulator.params import page_params
+from altostratus.emulator.state.base import Encoded
 from altostratus.emulator.state.credentials import Credential
 
 ROUTES = RouteTable()
@@ -17,15 +18,14 @@ def _credential(call: Call, credential_id: str) -> Credential:
 
 
 @ROUTES.add("GET", "/objectstore/credentials", "List credentials", "CredentialPage", paged=True)
-def list_credentials(call: Call) -> dict[str, Any]:
+def list_credentials(call: Call) -> Encoded:
     page, per_page = page_params(call.query)
-    credentials = call.state.credentials
-    return credentials.page(call.account_id, call.region, page, per_page, lambda c: c.describe())
+    return call.state.credentials.page(call.account_id, call.region, page, per_page)
 
 
 @ROUTES.add("GET", "/objectstore/credentials/{id}", "Retrieve a credential", "Credential")
-def get_credential(call: Call, credential_id: str) -> dict[str, Any]:
-    return _credential(call, credential_id).describe()
+def get_credential(call: Call, credential_id: str) -> Encoded:
+    return call.state.credentials.answer(_credential(call, credential_id))
 
 
 @ROUTES.add(

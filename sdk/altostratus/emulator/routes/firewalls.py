@@ -6,6 +6,7 @@ from typing import Any
 
 from altostratus.emulator.bodies import FirewallCreate, FirewallUpdate, RuleCreate, RuleUpdate
 from altostratus.emulator.call import SUCCESS, Call, RouteTable, without
+from altostratus.emulator.state.base import Encoded
 from altostratus.emulator.state.firewalls import Firewall
 
 ROUTES = RouteTable(networking=True)
@@ -16,14 +17,14 @@ def _firewall(call: Call, firewall_id: str) -> Firewall:
 
 
 @ROUTES.add("GET", "/firewalls", "List firewalls", "[Firewall]")
-def list_firewalls(call: Call) -> list[dict[str, Any]]:
+def list_firewalls(call: Call) -> Encoded:
     firewalls = call.state.firewalls
-    return [firewalls.describe(f) for f in firewalls.all(call.account_id, call.region)]
+    return firewalls.answers(firewalls.all(call.account_id, call.region))
 
 
 @ROUTES.add("GET", "/firewalls/{id}", "Retrieve a firewall", "Firewall")
-def get_firewall(call: Call, firewall_id: str) -> dict[str, Any]:
-    return call.state.firewalls.describe(_firewall(call, firewall_id))
+def get_firewall(call: Call, firewall_id: str) -> Encoded:
+    return call.state.firewalls.answer(_firewall(call, firewall_id))
 
 
 @ROUTES.add("POST", "/firewalls", "Create a firewall", "FirewallSaved", FirewallCreate)

@@ -6,6 +6,7 @@ from typing import Any
 
 from altostratus.emulator.bodies import LoadBalancerCreate, LoadBalancerUpdate
 from altostratus.emulator.call import SUCCESS, Call, RouteTable, without
+from altostratus.emulator.state.base import Encoded
 from altostratus.emulator.state.load_balancers import LoadBalancer
 
 ROUTES = RouteTable(networking=True)
@@ -16,14 +17,14 @@ def _balancer(call: Call, balancer_id: str) -> LoadBalancer:
 
 
 @ROUTES.add("GET", "/loadbalancers", "List load balancers", "[LoadBalancer]")
-def list_balancers(call: Call) -> list[dict[str, Any]]:
+def list_balancers(call: Call) -> Encoded:
     balancers = call.state.load_balancers
-    return [balancers.describe(b) for b in balancers.all(call.account_id, call.region)]
+    return balancers.answers(balancers.all(call.account_id, call.region))
 
 
 @ROUTES.add("GET", "/loadbalancers/{id}", "Retrieve a load balancer", "LoadBalancer")
-def get_balancer(call: Call, balancer_id: str) -> dict[str, Any]:
-    return call.state.load_balancers.describe(_balancer(call, balancer_id))
+def get_balancer(call: Call, balancer_id: str) -> Encoded:
+    return call.state.load_balancers.answer(_balancer(call, balancer_id))
 
 
 @ROUTES.add(

@@ -6,20 +6,21 @@ from typing import Any
 
 from altostratus.emulator.bodies import NetworkCreate, NetworkUpdate
 from altostratus.emulator.call import SUCCESS, Call, RouteTable
+from altostratus.emulator.state.base import Encoded
 
 ROUTES = RouteTable(networking=True)
 
 
 @ROUTES.add("GET", "/networks", "List networks", "[Network]")
-def list_networks(call: Call) -> list[dict[str, Any]]:
+def list_networks(call: Call) -> Encoded:
     networks = call.state.networks
-    return [networks.describe(n) for n in networks.all(call.account_id, call.region)]
+    return networks.answers(networks.all(call.account_id, call.region))
 
 
 @ROUTES.add("GET", "/networks/{id}", "Retrieve a network", "Network")
-def get_network(call: Call, network_id: str) -> dict[str, Any]:
+def get_network(call: Call, network_id: str) -> Encoded:
     networks = call.state.networks
-    return networks.describe(networks.get(call.account_id, call.region, network_id))
+    return networks.answer(networks.get(call.account_id, call.region, network_id))
 
 
 @ROUTES.add("POST", "/networks", "Create a network", "NetworkCreated", NetworkCreate)

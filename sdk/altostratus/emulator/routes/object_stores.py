@@ -7,6 +7,7 @@ from typing import Any
 from altostratus.emulator.bodies import ObjectStoreCreate, ObjectStoreUpdate
 from altostratus.emulator.call import SUCCESS, Call, RouteTable
 from altostratus.emulator.params import page_params
+from altostratus.emulator.state.base import Encoded
 from altostratus.emulator.state.object_stores import ObjectStore
 
 ROUTES = RouteTable()
@@ -17,15 +18,15 @@ def _store(call: Call, store_id: str) -> ObjectStore:
 
 
 @ROUTES.add("GET", "/objectstores", "List object stores", "ObjectStorePage", paged=True)
-def list_stores(call: Call) -> dict[str, Any]:
+def list_stores(call: Call) -> Encoded:
     page, per_page = page_params(call.query)
     stores = call.state.object_stores
-    return stores.page(call.account_id, call.region, page, per_page, stores.describe)
+    return stores.page(call.account_id, call.region, page, per_page)
 
 
 @ROUTES.add("GET", "/objectstores/{id}", "Retrieve an object store", "ObjectStore")
-def get_store(call: Call, store_id: str) -> dict[str, Any]:
-    return call.state.object_stores.describe(_store(call, store_id))
+def get_store(call: Call, store_id: str) -> Encoded:
+    return call.state.object_stores.answer(_store(call, store_id))
 
 
 @ROUTES.add("GET", "/objectstores/{id}/stats", "An object store's usage", "ObjectStoreStats")

@@ -8,6 +8,7 @@ from altostratus.emulator.bodies import ReservedIpAction, ReservedIpCreate, Rese
 from altostratus.emulator.call import SUCCESS, Call, RouteTable, pick
 from altostratus.emulator.errors import missing
 from altostratus.emulator.params import page_params
+from altostratus.emulator.state.base import Encoded
 from altostratus.emulator.state.reserved_ips import ReservedIp
 
 ROUTES = RouteTable(networking=True)
@@ -18,20 +19,14 @@ def _reserved(call: Call, reserved_id: str) -> ReservedIp:
 
 
 @ROUTES.add("GET", "/ips", "List reserved IPs", "ReservedIpPage", paged=True)
-def list_ips(call: Call) -> dict[str, Any]:
+def list_ips(call: Call) -> Encoded:
     page, per_page = page_params(call.query)
-    return call.state.reserved_ips.page(
-        call.account_id,
-        call.region,
-        page,
-        per_page,
-        lambda r: {"id": r.id, "name": r.name, "ip": r.ip},
-    )
+    return call.state.reserved_ips.page(call.account_id, call.region, page, per_page, "listed")
 
 
 @ROUTES.add("GET", "/ips/{id}", "Retrieve a reserved IP", "ReservedIp")
-def get_ip(call: Call, reserved_id: str) -> dict[str, Any]:
-    return call.state.reserved_ips.describe(_reserved(call, reserved_id))
+def get_ip(call: Call, reserved_id: str) -> Encoded:
+    return call.state.reserved_ips.answer(_reserved(call, reserved_id))
 
 
 @ROUTES.add("POST", "/ips", "Reserve an IP", "ReservedIpSaved", ReservedIpCreate)

@@ -7,14 +7,16 @@ from typing import Any
 from altostratus.emulator.bodies import WebhookCreate, WebhookUpdate
 from altostratus.emulator.call import SUCCESS, Call, RouteTable
 from altostratus.emulator.state import target_of
+from altostratus.emulator.state.base import Encoded
 from altostratus.emulator.state.webhooks import Webhook
 
 ROUTES = RouteTable(regional=False)
 
 
 @ROUTES.add("GET", "/webhooks", "List webhooks", "[Webhook]")
-def list_webhooks(call: Call) -> list[dict[str, Any]]:
-    return [w.describe() for w in call.state.webhooks.all(call.account_id)]
+def list_webhooks(call: Call) -> Encoded:
+    webhooks = call.state.webhooks
+    return webhooks.answers(webhooks.all(call.account_id))
 
 
 def _webhook(call: Call, webhook_id: str) -> Webhook:

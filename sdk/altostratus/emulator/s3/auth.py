@@ -23,8 +23,6 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from moto.core.request import PRESERVED_HEADER_NAMES_ENVIRON_KEY
-
 from altostratus.emulator.s3 import body, sigv2, sigv4
 from altostratus.emulator.s3.directory import S3Bucket, S3Directory, S3Key
 from altostratus.emulator.s3.errors import (
@@ -34,6 +32,7 @@ from altostratus.emulator.s3.errors import (
     no_such_bucket,
 )
 from altostratus.emulator.s3.operations import signing_paths
+from altostratus.emulator.server import PRESERVED_HEADER_NAMES
 
 MAX_SKEW_SECONDS = 15 * 60
 """How far a header-signed request's date may be from the server's clock, either way (S3's)."""
@@ -120,7 +119,7 @@ def authenticate(
 
 
 def _check_signed_headers(environ: Mapping[str, Any], claim: sigv4.Signature) -> None:
-    preserved = environ.get(PRESERVED_HEADER_NAMES_ENVIRON_KEY) or {}
+    preserved = environ.get(PRESERVED_HEADER_NAMES) or {}
     signed = {name.lower() for name in claim.signed_headers}
     unsigned = sorted(
         name

@@ -9,8 +9,6 @@ from collections.abc import Callable, Iterable
 from typing import Any
 from urllib.parse import parse_qsl
 
-from moto.moto_server.werkzeug_app import create_backend_app
-
 from altostratus.emulator.s3 import auth, body, store
 from altostratus.emulator.s3.directory import S3Bucket, S3Directory, S3Key
 from altostratus.emulator.s3.errors import S3Error, access_denied, new_request_id, no_such_upload
@@ -51,7 +49,7 @@ class S3Service:
         self._directory = directory
         self._region = region_name
         self._wall_time = wall_time
-        self._moto = create_backend_app("s3")
+        self._moto_app: Any = None
         self._lock = threading.Lock()
         self._buckets: set[str] = set()
         self.usage = Usage()
@@ -59,6 +57,17 @@ class S3Service:
         #: and told a bucket's name after it is removed: the state folder's object files.
         self.on_change: Callable[[Touched], None] | None = None
         self.on_removed: Callable[[str], None] | None = None
+
+    def _moto(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+        """moto's S3 application, made (and moto imported) when first needed."""
+        if self._moto_app is None:
+            with self._lock:
+                if self._moto_app is None:
+                    from moto.moto_server.werkzeug_app import create_backend_app
+
+                    self._moto_app = create_backend_app("s3")
+        answer: Iterable[bytes] = self._moto_app(environ, start_response)
+        return answer
 
     def create_bucket(self, name: str) -> None:
         with self._lock:

@@ -25,9 +25,8 @@ from datetime import datetime, timezone
 from typing import Any
 from urllib.parse import unquote
 
-from moto.core.request import PRESERVED_HEADER_NAMES_ENVIRON_KEY
-
 from altostratus.emulator.s3.errors import S3Error, access_denied, signature_mismatch
+from altostratus.emulator.server import PRESERVED_HEADER_NAMES
 
 SCHEME = "AWS"
 
@@ -153,7 +152,7 @@ def _headers(
 ) -> dict[str, str]:
     """Lower-cased request headers; in a presigned URL, the query's header parameters too."""
     # The servers keep the spelling of header names with underscores (S3 metadata may hold them).
-    preserved = environ.get(PRESERVED_HEADER_NAMES_ENVIRON_KEY) or {}
+    preserved = environ.get(PRESERVED_HEADER_NAMES) or {}
     headers: dict[str, str] = {}
     for key, value in environ.items():
         if key.startswith("HTTP_"):

@@ -13,19 +13,31 @@ import os
 from datetime import datetime
 from typing import Any
 
-from moto.core.models import DEFAULT_ACCOUNT_ID
-from moto.s3.models import FakeDeleteMarker, FakeKey, s3_backends
-
 PARTITION = "aws"
+
+
+# moto is imported on first use, not with the emulator: a program that makes no object store
+# never pays for its S3 stack.
 
 
 def moto_account_id() -> str:
     """The account moto files requests under (its ``MOTO_ACCOUNT_ID`` override, else default)."""
+    from moto.core.models import DEFAULT_ACCOUNT_ID
+
     return os.environ.get("MOTO_ACCOUNT_ID", DEFAULT_ACCOUNT_ID)
 
 
 def _backend() -> Any:
+    from moto.s3.models import s3_backends
+
     return s3_backends[moto_account_id()][PARTITION]
+
+
+def _kinds() -> tuple[Any, Any]:
+    """moto's stored object version and delete marker."""
+    from moto.s3.models import FakeDeleteMarker, FakeKey
+
+    return FakeKey, FakeDeleteMarker
 
 
 def _bucket(name: str) -> Any | None:
@@ -80,7 +92,7 @@ def object_count(name: str) -> int:
     if bucket is None:
         return 0
     latest = (versions[-1] for versions in list(dict.values(bucket.keys)) if versions)
-    return sum(1 for version in latest if isinstance(version, FakeKey))
+    return sum(1 for version in latest if isinstance(version, _kinds()[0]))
 
 
 def key_bytes(name: str, key_name: str) -> int:
@@ -142,7 +154,7 @@ def versioning(name: str) -> str | None:
 
 def is_key_record(value: Any) -> bool:
     """Whether ``value`` is a stored version of a key, as moto keeps them."""
-    return isinstance(value, (FakeKey, FakeDeleteMarker))
+    return isinstance(value, _kinds())
 
 
 def bucket_keys(name: str) -> tuple[dict[str, list[Any]], str | None] | None:
@@ -178,6 +190,6 @@ def current_objects(name: str) -> dict[str, bytes]:
     contents: dict[str, bytes] = {}
     for key_name, versions in found[0].items():
         latest = versions[-1] if versions else None
-        if isinstance(latest, FakeKey):
+        if isinstance(latest, _kinds()[0]):
             contents[key_name] = bytes(latest.value)
     return contents

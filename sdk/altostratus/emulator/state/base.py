@@ -3,8 +3,9 @@ answer 404 for anything outside that scope, and the side effects a change queues
 
 from __future__ import annotations
 
+import json
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -17,9 +18,18 @@ from altostratus.emulator.errors import (
     feature_unavailable,
     not_found,
 )
-from altostratus.emulator.state.table import R, Record, RecordTable
+from altostratus.emulator.state.table import ANSWER, R, Record, RecordTable
 
-__all__ = ["Effects", "Record", "RecordTable", "Store", "given_id", "iso", "new_id"]
+__all__ = [
+    "Effects",
+    "Encoded",
+    "Record",
+    "RecordTable",
+    "Store",
+    "given_id",
+    "iso",
+    "new_id",
+]
 
 if TYPE_CHECKING:
     from altostratus.emulator.state import State
@@ -55,6 +65,20 @@ def given_id(value: str | None) -> Iterator[None]:
 def iso(moment: datetime) -> str:
     """ISO 8601 in UTC with an explicit offset, to the second."""
     return moment.astimezone(timezone.utc).isoformat(timespec="seconds")
+
+
+class Encoded(bytes):
+    """An answer already encoded: exactly the bytes ``json.dumps`` gives for it, sent as they
+    are."""
+
+    @classmethod
+    def array(cls, items: Iterable[bytes]) -> Encoded:
+        """The JSON array of encoded ``items``, spaced as ``json.dumps`` spaces one."""
+        return cls(b"[" + b", ".join(items) + b"]")
+
+
+def encode(body: Any) -> Encoded:
+    return Encoded(json.dumps(body).encode())
 
 
 @dataclass
@@ -111,6 +135,34 @@ class Store(Generic[R, C, U]):
 
     def create(self, account_id: str, region: str, effects: Effects, fields: C) -> R:
         raise NotImplementedError
+
+    def describe(self, record: R) -> dict[str, Any]:
+        """The record as a retrieve answers it."""
+        shown: dict[str, Any] = getattr(record, "describe")()  # noqa: B009 - not every Record
+        return shown
+
+    def answer_inputs(self, record: R) -> Hashable | None:
+        """What the record's answers show beyond its own fields (whether it is being deleted,
+        what holds it), or None when they are never kept (they follow the clock)."""
+        return None
+
+    def answer(self, record: R, form: str = "describe") -> Encoded:
+        """The store's method ``form`` of the record, encoded; kept on the record until one of
+        its fields is set (``Record.__setattr__``) or its ``answer_inputs`` differ, so a list
+        joins kept bytes instead of describing and encoding every record again."""
+        inputs = self.answer_inputs(record)
+        kept: dict[str, tuple[Hashable, Encoded]] = record.__dict__.setdefault(ANSWER, {})
+        found = kept.get(form)
+        if found is not None and inputs is not None and found[0] == inputs:
+            return found[1]
+        encoded = encode(getattr(self, form)(record))
+        if inputs is not None:
+            kept[form] = (inputs, encoded)
+        return encoded
+
+    def answers(self, records: Iterable[R], form: str = "describe") -> Encoded:
+        """The JSON array of the records' ``answer``s."""
+        return Encoded.array(self.answer(record, form) for record in records)
 
     def update(self, record: R, effects: Effects, changes: U) -> None:
         raise NotImplementedError
@@ -180,18 +232,13 @@ class Store(Generic[R, C, U]):
         return self.records.in_scope(account_id, region)
 
     def page(
-        self,
-        account_id: str,
-        region: str,
-        number: int,
-        size: int,
-        describe: Callable[[R], dict[str, Any]],
-    ) -> dict[str, Any]:
+        self, account_id: str, region: str, number: int, size: int, form: str = "describe"
+    ) -> Encoded:
         """One page of the account's records of ``region``, stable under concurrent changes
-        (see ``RecordTable``)."""
+        (see ``RecordTable``), each record in the store's ``form`` (see ``answer``)."""
         records, pages = self.records.page(account_id, region, number, size)
-        items = [describe(record) for record in records]
-        return {"page": number, "per_page": size, "pages": pages, "items": items}
+        head = json.dumps({"page": number, "per_page": size, "pages": pages, "items": []})
+        return Encoded(head[:-3].encode() + self.answers(records, form) + b"}")
 
     def check_name_free(
         self, account_id: str, region: str, name: str, exclude_id: str | None = None

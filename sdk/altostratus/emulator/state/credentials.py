@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import secrets
 import string
+from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,6 +47,9 @@ class Credentials(Store[Credential, CredentialCreate, CredentialUpdate]):
     label = "object store credential"
     feature = "object_store"
     indexed = ("name", "access_key_id")
+
+    def answer_inputs(self, record: Record) -> Hashable:
+        return ()  # the answer shows the record's own fields only
 
     def by_key(self, access_key_id: str) -> Credential | None:
         found = self.records.find("access_key_id", access_key_id)

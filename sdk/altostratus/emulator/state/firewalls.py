@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -128,6 +129,9 @@ class Firewalls(Store[Firewall, FirewallCreate, FirewallUpdate]):
     def rule_count(self, account_id: str) -> int:
         """How many rules the account's firewalls hold, in every region."""
         return self.records.total(account_id)
+
+    def answer_inputs(self, firewall: Firewall) -> Hashable:
+        return len(self.state.load_balancers.records.find("firewall_id", firewall.id))
 
     def describe(self, firewall: Firewall) -> dict[str, Any]:
         balancers = self.state.load_balancers.records.find("firewall_id", firewall.id)

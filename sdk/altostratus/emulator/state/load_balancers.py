@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from ipaddress import IPv4Address
 from typing import Any
@@ -41,6 +42,12 @@ class LoadBalancers(Store[LoadBalancer, LoadBalancerCreate, LoadBalancerUpdate])
     feature = "loadbalancer"
     indexed = ("name", "network_id", "firewall_id")
     takes_time = True
+
+    def answer_inputs(self, balancer: LoadBalancer) -> Hashable:
+        reserved = self.state.reserved_ips.assigned_to(balancer.id)
+        shown = () if reserved is None else (reserved.id, reserved.name, reserved.ip)
+        ready = self.state.clock.monotonic() >= balancer.ready_at
+        return ready, self.deleting(balancer), shown
 
     def describe(self, balancer: LoadBalancer) -> dict[str, Any]:
         """The full object; ``state`` and the addresses stay empty until provisioning is over;

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
 from ipaddress import IPv4Address, IPv4Network
 from typing import TYPE_CHECKING, Any
@@ -143,6 +144,9 @@ class Networks(Store[Network, NetworkCreate, NetworkUpdate]):
 
     def describe(self, network: Network) -> dict[str, Any]:
         return network.describe(deleting=self.deleting(network))
+
+    def answer_inputs(self, network: Network) -> Hashable:
+        return self.deleting(network)
 
     def update(self, network: Network, effects: Effects, changes: NetworkUpdate) -> None:
         self.require_live(network)

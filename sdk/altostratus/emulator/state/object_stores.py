@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import secrets
 import string
+from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -61,6 +62,12 @@ class ObjectStores(Store[ObjectStore, ObjectStoreCreate, ObjectStoreUpdate]):
     def gigabytes(self, account_id: str) -> int:
         """The sizes of the account's stores, summed, in every region (kept as they change)."""
         return self.records.total(account_id)
+
+    def answer_inputs(self, store: ObjectStore) -> Hashable:
+        owner = self.state.credentials.records[store.owner_id]
+        ready = self.state.clock.monotonic() >= store.ready_at
+        shown = (owner.id, owner.name, owner.access_key_id)
+        return ready, self.deleting(store), shown, self.state.settings.s3_url
 
     def describe(self, store: ObjectStore) -> dict[str, Any]:
         owner = self.state.credentials.records[store.owner_id]

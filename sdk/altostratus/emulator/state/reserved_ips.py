@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,6 +23,14 @@ class ReservedIps(Store[ReservedIp, ReservedIpCreate, ReservedIpUpdate]):
     label = "reserved IP"
     indexed = ("name", "assigned_to_id")
     takes_time = True
+
+    def answer_inputs(self, reserved: ReservedIp) -> Hashable:
+        balancer = self.state.load_balancers.records.get(reserved.assigned_to_id or "")
+        return () if balancer is None else (balancer.id, balancer.name)
+
+    def listed(self, reserved: ReservedIp) -> dict[str, Any]:
+        """A reserved IP as a list shows it."""
+        return {"id": reserved.id, "name": reserved.name, "ip": reserved.ip}
 
     def describe(self, reserved: ReservedIp) -> dict[str, Any]:
         """The retrieve answer: ``assigned_to`` only while assigned."""

@@ -18,7 +18,10 @@ class Record:
     def __setattr__(self, name: str, value: Any) -> None:
         """Set a field; while the record is in a ``RecordTable``, the table notes it as touched,
         and its index (when it indexes the field) and its weight follow, whoever makes the
-        change. Fields hold immutable values (tuples, frozensets), so every change is a set."""
+        change; its kept answers (see ``Store.answer``) and saved form are dropped. Fields hold
+        immutable values (tuples, frozensets), so every change is a set."""
+        self.__dict__.pop(ANSWER, None)
+        self.__dict__.pop(SAVED, None)
         table: RecordTable[Any] | None = self.__dict__.get(_TABLE)
         if table is None:
             object.__setattr__(self, name, value)
@@ -39,6 +42,10 @@ R = TypeVar("R", bound=Record)
 
 #: Where a record keeps the table that holds it (outside its fields: never saved or compared).
 _TABLE = "_altostratus_table"
+#: Where a record keeps its encoded answers, with what else they show (``Store.answer``).
+ANSWER = "_altostratus_answer"
+#: Where a record keeps its form in the state file (``persistence.codec.saved``).
+SAVED = "_altostratus_saved"
 
 #: Real seconds a deleted record keeps its place in its scope's listing order.
 KEEP_PLACE_SECONDS = 600.0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,6 +42,9 @@ class Webhooks(Store[Webhook, WebhookCreate, WebhookUpdate]):
 
     kind = "webhook"
     label = "webhook"
+
+    def answer_inputs(self, record: Record) -> Hashable:
+        return ()  # the answer shows the record's own fields only
 
     def create(
         self, account_id: str, region: str, effects: Effects, fields: WebhookCreate
