@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import grpc
 import pytest
-from engine import Engine, ProviderProcess
+from engine import Engine
 
 import altostratus as alto
 from altostratus.client import Client
@@ -20,7 +20,6 @@ from altostratus.providers.object_store import ObjectStoreProvider
 from altostratus.providers.object_store_credential import ObjectStoreCredentialProvider
 from altostratus.testing import DeploymentFailed, Stack
 
-from .conftest import stack_config
 from .scenarios import BACKEND
 
 FEATURELESS = "FAKE"
@@ -28,8 +27,9 @@ FEATURELESS = "FAKE"
 
 
 @pytest.fixture(scope="module")
-def regional() -> Iterator[Emulator]:
-    """An emulator serving ``LOCAL`` (every feature) and ``FAKE`` (no feature) besides the four."""
+def emulator() -> Iterator[Emulator]:
+    """An emulator serving ``LOCAL`` (every feature) and ``FAKE`` (no feature) besides the four,
+    in place of the session's: the shared ``engine`` and ``api`` fixtures then reach it."""
     with Emulator(
         extra_regions=["LOCAL", f"{FEATURELESS}:iaas"],
         lb_ready_seconds=0.2,
@@ -38,40 +38,24 @@ def regional() -> Iterator[Emulator]:
         yield emulator
 
 
-@pytest.fixture
-def client(regional: Emulator) -> Iterator[Client]:
-    regional.reset()
-    with Client(api_key=regional.api_key, api_url=regional.api_url) as api:
-        yield api
-
-
-@pytest.fixture(scope="module")
-def engine(regional: Emulator) -> Iterator[Engine]:
-    process = ProviderProcess(stack_config(regional))
-    yield Engine(process)
-    process.close()
-
-
-def test_a_region_the_target_serves_besides_the_four_is_used(
-    client: Client, engine: Engine
-) -> None:
+def test_a_region_the_target_serves_besides_the_four_is_used(api: Client, engine: Engine) -> None:
     created = engine.up(NetworkProvider(), "edge", {"label": "edge", "region": "local"}, None)
     assert created.state.outputs["region"] == "LOCAL"
     assert created.state.inputs["region"] == "LOCAL"
-    assert [n.label for n in client.networks.list(region="LOCAL") if not n.default] == ["edge"]
+    assert [n.label for n in api.networks.list(region="LOCAL") if not n.default] == ["edge"]
     store = engine.up(ObjectStoreProvider(), "media", {"name": "media", "region": "LOCAL"}, None)
-    assert client.object_stores.get(store.state.id, region="LOCAL").name == "media"
+    assert api.object_stores.get(store.state.id, region="LOCAL").name == "media"
 
 
 def test_an_unknown_region_is_refused_by_the_api_with_its_code(
-    client: Client, engine: Engine, regional: Emulator
+    api: Client, engine: Engine, emulator: Emulator
 ) -> None:
-    regional.clear_requests()
+    emulator.clear_requests()
     with pytest.raises(grpc.RpcError) as raised:
         engine.up(NetworkProvider(), "far", {"label": "far", "region": "MARS1"}, None)
     details = raised.value.details() or ""
     assert "400 region_unavailable" in details and "MARS1" in details
-    assert [e["status"] for e in regional.requests()] == [400]  # checked, then sent once
+    assert [e["status"] for e in emulator.requests()] == [400]  # checked, then sent once
 
 
 @pytest.mark.parametrize(
@@ -83,37 +67,35 @@ def test_an_unknown_region_is_refused_by_the_api_with_its_code(
     ids=["store", "credential"],
 )
 def test_a_create_in_a_region_without_the_feature_fails_with_the_apis_reason(
-    client: Client, engine: Engine, provider: Provider, inputs: dict[str, str], label: str
+    api: Client, engine: Engine, provider: Provider, inputs: dict[str, str], label: str
 ) -> None:
     with pytest.raises(grpc.RpcError) as raised:
         engine.up(provider, "x", {**inputs, "region": FEATURELESS}, None)
     details = raised.value.details() or ""
     assert "400 region_feature_unavailable" in details
     assert f"You can't create {label} in the {FEATURELESS} region" in details
-    assert client.object_stores.list(region=FEATURELESS) == []
-    assert client.object_store_credentials.list(region=FEATURELESS) == []
+    assert api.object_stores.list(region=FEATURELESS) == []
+    assert api.object_store_credentials.list(region=FEATURELESS) == []
 
 
-def test_a_balancer_in_a_region_without_load_balancers_fails(
-    client: Client, engine: Engine
-) -> None:
-    network = client.networks.create(label="app", cidr_v4="10.20.0.0/24", region=FEATURELESS)
+def test_a_balancer_in_a_region_without_load_balancers_fails(api: Client, engine: Engine) -> None:
+    network = api.networks.create(label="app", cidr_v4="10.20.0.0/24", region=FEATURELESS)
     inputs = {"network_id": network.id, "backends": [BACKEND], "region": FEATURELESS}
     with pytest.raises(grpc.RpcError) as raised:
         engine.up(LoadBalancerProvider(), "front", inputs, None)
     assert "400 region_feature_unavailable" in (raised.value.details() or "")
-    assert client.load_balancers.list(region=FEATURELESS) == []
-    assert client.networks.get(network.id, region=FEATURELESS).label == "app"
+    assert api.load_balancers.list(region=FEATURELESS) == []
+    assert api.networks.get(network.id, region=FEATURELESS).label == "app"
 
 
 def test_a_stack_whose_store_the_region_lacks_keeps_nothing_of_it(
-    client: Client, regional: Emulator
+    api: Client, emulator: Emulator
 ) -> None:
     def program() -> None:
         alto.Network("app", label="app", region=FEATURELESS)
         alto.ObjectStore("media", name="media", region=FEATURELESS)
 
-    stack = Stack(program, emulator=regional)
+    stack = Stack(program, emulator=emulator)
     try:
         with pytest.raises(DeploymentFailed) as failed:
             stack.up()
@@ -121,6 +103,6 @@ def test_a_stack_whose_store_the_region_lacks_keeps_nothing_of_it(
         assert (error.op, error.kind, error.name) == ("create", "ObjectStore", "media")
         assert "region_feature_unavailable" in error.message
         assert [res.name for res in stack.state.resources] == ["app"]
-        assert client.object_stores.list(region=FEATURELESS) == []
+        assert api.object_stores.list(region=FEATURELESS) == []
     finally:
         stack.close()

@@ -29,7 +29,7 @@ from typing_extensions import NotRequired
 
 from altostratus.client.errors import OutcomeUnknownError
 from altostratus.providers import _validate
-from altostratus.providers._inputs import cidr_set
+from altostratus.providers._inputs import arg, cidr_set
 from altostratus.providers._validate import contains_unknown
 
 if TYPE_CHECKING:
@@ -188,6 +188,19 @@ def reported(
             and (rule.id in owned or not (default_rules and is_default(rule)))
         ]
     return outs
+
+
+def rules_arg(alias: str) -> Any:
+    """A ``Firewall`` input of one direction's inline rules (``alias``: the bridged provider's
+    name for it): absent means unmanaged, so it is not kept from the last inputs; compared as a
+    set of rule shapes."""
+    return arg(
+        _validate.list_of(inline_rule, allowed_empty=True),
+        normalize=rule_set,
+        coerce=coerced,
+        keep_when_absent=False,
+        alias=alias,
+    )
 
 
 def reconcile(

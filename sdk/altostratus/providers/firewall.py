@@ -21,8 +21,6 @@ if TYPE_CHECKING:
     from altostratus.client.firewalls import FirewallsAPI
     from altostratus.client.models import FirewallCreated, FirewallUpdated
 
-_INLINE_RULES = _validate.list_of(_inline_rules.inline_rule, allowed_empty=True)
-
 
 @dataclass(kw_only=True)
 class FirewallArgs:
@@ -36,25 +34,13 @@ class FirewallArgs:
     ingress_rules: (
         pulumi.Input[Sequence[pulumi.Input[FirewallInlineRuleArgs | FirewallInlineRuleArgsDict]]]
         | None
-    ) = arg(
-        _INLINE_RULES,
-        normalize=_inline_rules.rule_set,
-        coerce=_inline_rules.coerced,
-        keep_when_absent=False,
-        alias="ingress_rule",
-    )
+    ) = _inline_rules.rules_arg("ingress_rule")
     """The firewall's ingress rules, managed with it (the bridged provider's ``ingress_rule``);
     left out: not managed here. Not together with ``FirewallRule`` resources on the firewall."""
     egress_rules: (
         pulumi.Input[Sequence[pulumi.Input[FirewallInlineRuleArgs | FirewallInlineRuleArgsDict]]]
         | None
-    ) = arg(
-        _INLINE_RULES,
-        normalize=_inline_rules.rule_set,
-        coerce=_inline_rules.coerced,
-        keep_when_absent=False,
-        alias="egress_rule",
-    )
+    ) = _inline_rules.rules_arg("egress_rule")
     """The firewall's egress rules, as ``ingress_rules``."""
 
 
