@@ -5,6 +5,7 @@ reports them, and the rest (start-up, imports, emulator and provider process).""
 
 from __future__ import annotations
 
+import math
 import re
 import subprocess
 import sys
@@ -12,7 +13,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchmarks.measure import median
+from benchmarks.measure import interleave, median, timed
 from benchmarks.report import INFO, Section, Table, verdict
 from benchmarks.run_replay import record
 from benchmarks.servers import ROOT
@@ -48,9 +49,9 @@ TARGET = 1.2
 
 
 def _timed(command: list[str]) -> float:
-    started = time.perf_counter()
-    subprocess.run(command, check=True, capture_output=True, timeout=300, cwd=ROOT)
-    return time.perf_counter() - started
+    return timed(
+        lambda: subprocess.run(command, check=True, capture_output=True, timeout=300, cwd=ROOT)
+    )
 
 
 def _beside_replay(count: int) -> tuple[Table, dict[str, float]]:
@@ -61,13 +62,9 @@ def _beside_replay(count: int) -> tuple[Table, dict[str, float]]:
         requests = record(EXAMPLES / REPLAYED, recorded)
         command = [sys.executable, "-m", "altostratus", "run", str(EXAMPLES / REPLAYED)]
         raw = [sys.executable, "-m", "benchmarks.run_replay", str(recorded)]
-        times: dict[str, list[float]] = {"run": [], "raw": []}
-        for number in range(count):
-            order = ("run", "raw") if number % 2 == 0 else ("raw", "run")
-            for side in order:
-                times[side].append(_timed(command if side == "run" else raw))
-    run_time, raw_time = median(times["run"]), median(times["raw"])
-    share = run_time / raw_time
+        pair = interleave(lambda: _timed(command), lambda: _timed(raw), count, math.inf)
+    run_time, raw_time = median(pair.measured), median(pair.baseline)
+    share = pair.ratio
     table = Table(
         ["example", "requests", "altostratus run", "raw replay process", "ratio", "target",
          "verdict"],

@@ -5,6 +5,7 @@ and moto's request handler), interleaved."""
 from __future__ import annotations
 
 import logging
+import math
 import os
 import threading
 import time
@@ -18,7 +19,7 @@ from moto.moto_server.werkzeug_app import MotoRequestHandler, create_backend_app
 from werkzeug.serving import make_server
 
 from altostratus.client import Client
-from benchmarks.measure import median, rounds
+from benchmarks.measure import interleave, median, rounds, timed
 from benchmarks.report import INFO, Section, Table, verdict
 from benchmarks.servers import fast_emulator
 
@@ -112,17 +113,16 @@ def _fill_table(
     body = os.urandom(1024)
     first = 0.0
     for size in sizes:
-        times: dict[str, list[float]] = {name: [] for name in sides}
         for s3, bucket in sides.values():
             _fill(s3, bucket, size, body)
-        for number in range(count):
-            order = list(sides) if number % 2 == 0 else list(reversed(sides))
-            for name in order:
-                s3, bucket = sides[name]
-                started = time.perf_counter()
-                s3.put_object(Bucket=bucket, Key="fill-0", Body=body)  # an overwrite: stays full
-                times[name].append(time.perf_counter() - started)
-        front, direct = median(times["front"]), median(times["direct"])
+
+        def put(side: str) -> float:
+            s3, bucket = sides[side]
+            # An overwrite: the bucket stays as full.
+            return timed(lambda: s3.put_object(Bucket=bucket, Key="fill-0", Body=body))
+
+        pair = interleave(lambda: put("front"), lambda: put("direct"), count, math.inf)
+        front, direct = median(pair.measured), median(pair.baseline)
         first = first or front
         growth = front / first
         last = size == sizes[-1]
