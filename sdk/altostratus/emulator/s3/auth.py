@@ -61,16 +61,11 @@ class Signer:
 ANONYMOUS = "Anonymous access is not allowed; sign requests with AWS Signature V4 or V2."
 
 
-def is_anonymous(environ: Mapping[str, Any], query: Mapping[str, str]) -> bool:
-    """Whether the request carries no signature at all (header or presigned, V4 or V2)."""
-    signed_query = "X-Amz-Signature" in query or "X-Amz-Algorithm" in query
-    return not (environ.get("HTTP_AUTHORIZATION") or signed_query or sigv2.is_v2_query(query))
-
-
 def read_claim(
     environ: Mapping[str, Any], query: Mapping[str, str]
-) -> sigv4.Signature | sigv2.Signature:
-    """The request's claimed signature, V4 or V2; an anonymous request is refused."""
+) -> sigv4.Signature | sigv2.Signature | None:
+    """The request's claimed signature, V4 or V2, header or presigned; None when it carries
+    none (an anonymous request, refused by the caller as S3 refuses it)."""
     header = str(environ.get("HTTP_AUTHORIZATION", ""))
     if header:
         if sigv2.is_v2_header(header):
@@ -80,17 +75,18 @@ def read_claim(
         return sigv4.from_query(query)
     if sigv2.is_v2_query(query):
         return sigv2.from_query(query)
-    raise access_denied(ANONYMOUS)
+    return None
 
 
 def authenticate(
     environ: dict[str, Any],
     query: Mapping[str, str],
+    claim: sigv4.Signature | sigv2.Signature,
     directory: S3Directory,
     now: Callable[[], float],
 ) -> Signer:
-    """Verify the request's signature with its credential's secret; ``now`` judges expiry."""
-    claim = read_claim(environ, query)
+    """Verify the request's signature (``claim``, from ``read_claim``) with its credential's
+    secret; ``now`` judges expiry."""
     key = directory.s3_key(claim.access_key_id)
     if key is None:
         raise invalid_access_key_id()

@@ -6,7 +6,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, NoReturn
 from urllib.parse import parse_qsl
 
 from altostratus.emulator.s3 import auth, body, store
@@ -118,9 +118,10 @@ class S3Service:
 
     def _handle(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         query = dict(parse_qsl(environ.get("QUERY_STRING", ""), keep_blank_values=True))
-        if auth.is_anonymous(environ, query):
+        claim = auth.read_claim(environ, query)
+        if claim is None:
             self._refuse_anonymous(classify(environ, query))
-        signer = auth.authenticate(environ, query, self._directory, self._wall_time)
+        signer = auth.authenticate(environ, query, claim, self._directory, self._wall_time)
         key = signer.key
         operation = classify(environ, query)
         if operation.bucket:
@@ -158,7 +159,7 @@ class S3Service:
         start_response(answer.status, answer.headers)
         return answer.body
 
-    def _refuse_anonymous(self, operation: Operation) -> None:
+    def _refuse_anonymous(self, operation: Operation) -> NoReturn:
         """Every store is private: an anonymous request is refused as S3 refuses it (see
         ``auth.authorize``), never forwarded."""
         if operation.bucket:
