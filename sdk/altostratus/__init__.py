@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from altostratus._exports import lazy_exports
-from altostratus._version import __version__ as __version__
 
 if TYPE_CHECKING:
+    from altostratus._version import __version__ as __version__
     from altostratus.client import AltostratusError as AltostratusError
     from altostratus.client import APIConnectionError as APIConnectionError
     from altostratus.client import APIError as APIError
@@ -81,4 +81,4 @@ if TYPE_CHECKING:
     from altostratus.providers import Webhook as Webhook
     from altostratus.providers import WebhookArgs as WebhookArgs
 else:
-    __all__, __getattr__, __dir__ = lazy_exports(globals(), "__version__")
+    __all__, __getattr__, __dir__ = lazy_exports(globals())

@@ -1,7 +1,5 @@
 """``python -m altostratus``: the ``altostratus`` command."""
 
-import sys
+from altostratus.cli import entry
 
-from altostratus.cli import main
-
-sys.exit(main())
+entry()

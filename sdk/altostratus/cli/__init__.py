@@ -7,11 +7,12 @@ prompt, exit status 0 on success and 1 on failure, and one actionable line on fa
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from altostratus._version import __version__
+from altostratus._version import package_version
 from altostratus.cli import _emulator, _migrate, _quota, _run, _webhooks
 
 Command = Callable[[argparse.Namespace], int]
@@ -37,12 +38,23 @@ class _Parser(argparse.ArgumentParser):
         self.exit(1, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
+class _Version(argparse.Action):
+    """``--version``, whose text is read only when asked for (see ``_version``)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any) -> None:
+        print(f"altostratus {package_version()}")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="altostratus",
         description="Pulumi resources for the service's API, and a local emulator of it.",
     )
-    parser.add_argument("--version", action="version", version=f"altostratus {__version__}")
+    parser.add_argument("--version", action=_Version, help="show the version and exit")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for module in (_emulator, _run, _quota, _webhooks, _migrate):
         module.register(commands)
@@ -62,5 +74,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
 
+def entry() -> None:
+    """The command's process (``altostratus`` and ``python -m altostratus``): ``main``, then
+    an exit that does not sweep the whole heap again.
+
+    After a run, the interpreter's teardown spends about 0.05 to 0.1 s collecting what Pulumi,
+    gRPC and the emulator loaded; frozen, those objects are left to the process's end. Exit
+    handlers still run and open files are still flushed and closed.
+    """
+    code = main()
+    gc.freeze()
+    sys.exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    entry()

@@ -10,15 +10,6 @@ from pathlib import Path
 from typing import Any
 
 from altostratus.cli._failure import fail
-from altostratus.migrate import (
-    PROGRAM,
-    ProgramExists,
-    SourceError,
-    migrate,
-    read_source,
-    report_text,
-    write_project,
-)
 
 DESCRIPTION = """\
 Write a Pulumi program that adopts, with `adopt`, every network, firewall (its rules too),
@@ -70,6 +61,17 @@ def _read(given: str) -> str:
 
 
 def _run(args: argparse.Namespace) -> int:
+    # Imported here: every other command of the program would pay for it.
+    from altostratus.migrate import (
+        PROGRAM,
+        ProgramExists,
+        SourceError,
+        migrate,
+        read_source,
+        report_text,
+        write_project,
+    )
+
     try:
         text = _read(args.source)
     except (OSError, UnicodeDecodeError) as error:

@@ -8,13 +8,14 @@ import json
 import os
 import socket
 import sys
-from email.message import Message
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from altostratus.cli._emulator import port_number
 from altostratus.cli._failure import fail
-from altostratus.webhooks import InvalidDeliveryError, parse_delivery
+
+if TYPE_CHECKING:  # the server's modules are imported by the command, not by the program
+    from email.message import Message
+    from http.server import ThreadingHTTPServer
 
 SECRET_VARIABLE = "ALTOSTRATUS_WEBHOOK_SECRET"
 #: The largest delivery body the listener reads; the service's deliveries are far smaller.
@@ -77,6 +78,9 @@ def make_server(host: str, port: int, secret: str, *, as_json: bool) -> Threadin
 
     Each request's line is printed before it is answered, so the lines come out in the order
     the sender saw its answers, whatever the threads' timing."""
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    from altostratus.webhooks import InvalidDeliveryError, parse_delivery
 
     class Receiver(BaseHTTPRequestHandler):
         timeout = READ_TIMEOUT

@@ -35,7 +35,6 @@ import json
 import re
 from collections.abc import Mapping
 from datetime import datetime, timezone
-from email.utils import parsedate_to_datetime
 from http import HTTPStatus
 from typing import Protocol
 
@@ -251,6 +250,8 @@ def parse_retry_after(value: str | None) -> float | None:
 
 
 def _seconds_until(date: str) -> float | None:
+    from email.utils import parsedate_to_datetime  # rare: imported when a date is given
+
     try:
         when = parsedate_to_datetime(date.strip())
     except (TypeError, ValueError, IndexError):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from altostratus._version import __version__, requirement
+from altostratus._version import package_version, requirement
 from altostratus.migrate._plan import Migration
 from altostratus.migrate._program import program_source
 from altostratus.migrate._report import report_text
@@ -58,6 +58,6 @@ def write_project(
     requirements = folder / "requirements.txt"
     if not requirements.exists():
         pulumi = requirement("pulumi") or "pulumi>=3,<4"
-        requirements.write_text(f"altostratus>={__version__}\n{pulumi}\n")
+        requirements.write_text(f"altostratus>={package_version()}\n{pulumi}\n")
         written.append(requirements)
     return written

@@ -16,10 +16,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from altostratus._pulumi_format import SECRET_SIGNATURE
 from altostratus.migrate._source import SECRET, Source, SourceError, SourceResource
-
-SECRET_SIGNATURE = "4dabf18193072939515e22adb298388d"
-"""The key marking a secret value in Pulumi's serialized properties."""
 
 _BRIDGED_TYPE = re.compile(r"^civo:index/(?P<kind>[A-Za-z0-9]+):[A-Za-z0-9]+$")
 _PLURALS = {

@@ -14,6 +14,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
+from altostratus._pulumi_format import SECRET_SIGNATURE
 from altostratus.testing._results import CheckFailureResult, Failure, ResourceResult, resource_key
 from altostratus.testing._state import STACK_TYPE, StepEvent, urn_type
 from altostratus.testing._steps import EventSink
@@ -41,9 +42,6 @@ _STATUS = {
     "res_outputs_event": "done",
     "res_op_failed_event": "failed",
 }
-
-SECRET_SIGNATURE = "4dabf18193072939515e22adb298388d"
-"""The key that marks a secret in the state's JSON (``sig.Secret``)."""
 
 HIDDEN = ("__provider", "__name_prefix", "__read")
 

@@ -17,7 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any
 
-from altostratus._version import __version__
+from altostratus._version import package_version
 from altostratus.emulator.clock import Clock
 from altostratus.emulator.webhooks.events import EVENT_NAMES
 from altostratus.emulator.webhooks.sending import DELIVERY_AGENT, Outcome, post
@@ -30,7 +30,6 @@ RETRY_DELAYS = (5 * 60.0, 30 * 60.0, 3600.0, 2 * 3600.0, 6 * 3600.0)
 ATTEMPTS = len(RETRY_DELAYS) + 1
 KEPT_RECORDS = 10_000
 """Delivery records kept for ``GET /_emulator/deliveries``: the latest, so memory stays bounded."""
-USER_AGENT = f"{DELIVERY_AGENT}{__version__}"
 
 
 @dataclass(frozen=True)
@@ -222,7 +221,7 @@ class WebhookDispatcher:
         secret = target.secret.encode("utf-8", "surrogatepass")
         headers = {
             "Content-Type": "application/json",
-            "User-Agent": USER_AGENT,
+            "User-Agent": f"{DELIVERY_AGENT}{package_version()}",
             "X-Service-Event": attempt.event_id,
             "X-Service-Signature": hmac.new(secret, attempt.body, hashlib.sha1).hexdigest(),
         }
