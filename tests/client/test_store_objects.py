@@ -35,6 +35,14 @@ def test_objects_are_counted_across_pages(client: Client) -> None:
     for index in range(1003):  # more than one page of 1000
         s3.put_object(Bucket=bucket, Key=f"dir/{index:04}.txt", Body=b"x")
     assert count() == 1003
+    bounded = client.object_stores.count_objects(
+        store,
+        access_key_id=str(credential.access_key_id),
+        secret_access_key=secret,
+        region="lon1",
+        most=1000,
+    )
+    assert bounded == 1000  # the first page only
 
 
 def test_a_wrong_secret_is_the_clients_403(client: Client) -> None:

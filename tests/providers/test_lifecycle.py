@@ -68,17 +68,53 @@ def test_replacement_is_listed(api: Client, scenario: Scenario) -> None:
 
 
 def test_a_store_alone_is_enough_to_connect_with_boto3(api: Client) -> None:
-    boto3 = pytest.importorskip("boto3")
     provider = ObjectStoreProvider()
     id_, outs, _ = create(provider, {"__name_prefix": "assets", "max_size_gb": 1})
-    s3 = boto3.client(
+    s3 = _s3(outs)
+    s3.put_object(Bucket=outs["bucket_name"], Key="hello.txt", Body=b"hello")
+    body = s3.get_object(Bucket=outs["bucket_name"], Key="hello.txt")["Body"].read()
+    assert body == b"hello"
+    provider.delete(id_, {**outs, "force_destroy": True})
+
+
+def test_a_full_store_is_refused_after_one_listing_request(
+    api: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A delete counts the objects only up to a bound: one S3 listing, however full the store."""
+    from altostratus.client._http import HTTPClient
+    from altostratus.providers import object_store
+    from altostratus.providers._base import ProviderError
+
+    monkeypatch.setattr(object_store, "COUNTED_AT_MOST", 2)
+    provider = ObjectStoreProvider()
+    id_, outs, _ = create(provider, {"__name_prefix": "full", "max_size_gb": 1})
+    s3 = _s3(outs)
+    for key in ("a", "b", "c", "d", "e"):
+        s3.put_object(Bucket=outs["bucket_name"], Key=key, Body=b"kept")
+    listings: list[str] = []
+    get_elsewhere = HTTPClient.get_elsewhere
+
+    def counted(self: HTTPClient, url: str, headers: Any) -> Any:
+        listings.append(url)
+        return get_elsewhere(self, url, headers)
+
+    monkeypatch.setattr(HTTPClient, "get_elsewhere", counted)
+    with pytest.raises(ProviderError) as refused:
+        provider.delete(id_, outs)
+    assert "holds 2 or more objects" in str(refused.value)
+    (listing,) = listings
+    assert "max-keys=2" in listing
+    assert len(s3.list_objects_v2(Bucket=outs["bucket_name"])["Contents"]) == 5
+    provider.delete(id_, {**outs, "force_destroy": True})
+
+
+def _s3(outs: dict[str, Any]) -> Any:
+    """A boto3 client of the store's outputs: its endpoint and its owner's key pair."""
+    boto3 = pytest.importorskip("boto3")
+    return boto3.client(
         "s3",
         endpoint_url=outs["endpoint_url"],
         aws_access_key_id=outs["access_key_id"],
         aws_secret_access_key=outs["secret_access_key"],
         region_name="us-east-1",
     )
-    s3.put_object(Bucket=outs["bucket_name"], Key="hello.txt", Body=b"hello")
-    body = s3.get_object(Bucket=outs["bucket_name"], Key="hello.txt")["Body"].read()
-    assert body == b"hello"
-    provider.delete(id_, {**outs, "force_destroy": True})

@@ -49,14 +49,22 @@ class ObjectStoresAPI(RegionalCollection[ObjectStore]):
         return self._one(ObjectStore, "PATCH", self._item(id), region=region, body=body)
 
     def count_objects(
-        self, store: ObjectStore, *, access_key_id: str, secret_access_key: str, region: str
+        self,
+        store: ObjectStore,
+        *,
+        access_key_id: str,
+        secret_access_key: str,
+        region: str,
+        most: int | None = None,
     ) -> int:
         """The number of objects in `store`, listed through its S3 endpoint with a credential
-        of the store (the API itself has no count)."""
+        of the store (the API itself has no count); with `most`, the listing stops once that
+        many are seen and answers `most` (one request for up to 1000)."""
         return count_objects(
             self._http,
             str(store.objectstore_endpoint or ""),
             access_key_id,
             secret_access_key,
             region,
+            most,
         )

@@ -24,12 +24,20 @@ _MAX_PAGES = 10_000
 
 
 def count_objects(
-    http: HTTPClient, endpoint: str, access_key_id: str, secret: str, region: str
+    http: HTTPClient,
+    endpoint: str,
+    access_key_id: str,
+    secret: str,
+    region: str,
+    most: int | None = None,
 ) -> int:
-    """The number of objects in the bucket at ``endpoint`` (``<S3 address>/<bucket>``)."""
+    """The number of objects in the bucket at ``endpoint`` (``<S3 address>/<bucket>``), or
+    ``most`` once at least that many are seen: a page of at most 1000 keys per request, so the
+    count of a large bucket costs a request per thousand objects unless ``most`` bounds it."""
     count, token = 0, ""
     for _ in range(_MAX_PAGES):
-        query = {"list-type": "2", "max-keys": "1000"}
+        page_size = 1000 if most is None else max(1, min(1000, most - count))
+        query = {"list-type": "2", "max-keys": str(page_size)}
         if token:
             query["continuation-token"] = token
         status, body = http.get_elsewhere(
@@ -39,6 +47,8 @@ def count_objects(
             raise _s3_error(status, body, endpoint)
         page = _page(body, status, endpoint)
         count += sum(1 for _ in page.iter(f"{_S3}Contents"))
+        if most is not None and count >= most:
+            return most
         token = page.findtext(f"{_S3}NextContinuationToken") or ""
         if page.findtext(f"{_S3}IsTruncated") != "true" or not token:
             return count

@@ -19,6 +19,11 @@ if TYPE_CHECKING:
     from altostratus.client.object_stores import ObjectStoresAPI
 
 
+#: Objects counted at most before a delete is refused: one S3 listing request, whatever the
+#: store holds (the refusal then says "1000 or more").
+COUNTED_AT_MOST = 1000
+
+
 @dataclass(kw_only=True)
 class ObjectStoreArgs:
     name: pulumi.Input[str] | None = arg(_validate.store_name, replaces=True)
@@ -76,8 +81,9 @@ class ObjectStoreProvider(RegionalRecords["ObjectStoreRecord"], Provider["Object
             count = self._object_count(api, id_, props)
             if count:
                 noun, them = ("object", "it") if count == 1 else ("objects", "them")
+                many = " or more" if count >= COUNTED_AT_MOST else ""
                 raise ProviderError(
-                    f"the object store {id_} holds {count} {noun}: deleting the store would "
+                    f"the object store {id_} holds {count}{many} {noun}: deleting the store would "
                     f"delete {them} too; set force_destroy=True (and run pulumi up) to allow it, "
                     f"or empty the store first"
                 )
@@ -97,7 +103,11 @@ class ObjectStoreProvider(RegionalRecords["ObjectStoreRecord"], Provider["Object
                 f"cannot be read); set force_destroy=True to delete it with its objects"
             )
         return api.object_stores.count_objects(
-            record, access_key_id=str(key), secret_access_key=str(secret), region=region
+            record,
+            access_key_id=str(key),
+            secret_access_key=str(secret),
+            region=region,
+            most=COUNTED_AT_MOST,
         )
 
     def _ready(self, record: ObjectStoreRecord) -> bool:
