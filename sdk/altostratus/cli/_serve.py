@@ -52,14 +52,19 @@ def _serve(args: argparse.Namespace, stop: threading.Event) -> int:
             hint = f"pass another {_FLAGS.get(error.name, '--port')}, or 0 for a free one"
         return fail(f"{error}; {hint}")
     try:
-        print(f"API:     {emulator.api_url}")
-        print(f"S3:      {emulator.s3_url}")
-        print(f"API key: {emulator.api_key}")
+        header = [
+            f"API:     {emulator.api_url}",
+            f"S3:      {emulator.s3_url}",
+            f"API key: {emulator.api_key}",
+        ]
         if emulator.folder is not None:
-            print(f"State:   {emulator.folder.path}")
-        sys.stdout.flush()
+            header.append(f"State:   {emulator.folder.path}")
+        # Each request prints its line from before the header shows how to reach the emulator
+        # (whoever reads the header may send one at once), and after the header.
+        printer = RequestPrinter(sys.stdout, args.log_format)
         if not args.quiet:
-            emulator.app.on_request = RequestPrinter(sys.stdout, args.log_format)
+            emulator.app.on_request = printer
+        printer.write(*header)
         while not stop.wait(0.5):
             pass
     except KeyboardInterrupt:

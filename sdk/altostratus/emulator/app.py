@@ -10,6 +10,7 @@ in the request's log entry; a ``strict`` emulator refuses them instead (400
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import socket
 import time
@@ -49,9 +50,12 @@ SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 _HANDLED = "altostratus.handled"
 
 
-def service_router(routes: Iterable[Route]) -> Router[Route]:
+@functools.cache
+def service_router() -> Router[Route]:
+    """The router of ``ROUTES``, built once per process: it only reads, and building one costs
+    tens of milliseconds (werkzeug compiles each rule), which every emulator would pay."""
     return Router(
-        (route.method, prefix + route.path, route) for route in routes for prefix in route.prefixes
+        (route.method, prefix + route.path, route) for route in ROUTES for prefix in route.prefixes
     )
 
 
@@ -70,7 +74,7 @@ class EmulatorApp:
         self.faults = Faults()
         self.log = RequestLog()
         self.limiter = RateLimiter(state.clock, rate_limit)
-        self.router = service_router(ROUTES)
+        self.router = service_router()
         self.url_map = self.router.url_map
         #: Called after every request that may have changed something (any method but GET, HEAD
         #: and OPTIONS that reached a handler), before it is answered: the state folder's save.

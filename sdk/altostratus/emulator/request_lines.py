@@ -53,7 +53,12 @@ class RequestPrinter:
         self._lock = threading.Lock()
 
     def __call__(self, entry: dict[str, Any], seconds: float) -> None:
-        text = self.line(entry, seconds)
+        self.write(self.line(entry, seconds))
+
+    def write(self, *lines: str) -> None:
+        """Whole lines, flushed: the requests' lines, and whatever is shown before them (a line
+        of a request served meanwhile waits for these)."""
         with self._lock:
-            self.stream.write(text + "\n")
+            for line in lines:
+                self.stream.write(line + "\n")
             self.stream.flush()

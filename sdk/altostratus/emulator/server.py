@@ -20,6 +20,7 @@ import os
 import re
 import socket
 import threading
+import time
 from collections.abc import Iterable
 from typing import Any
 
@@ -117,6 +118,37 @@ class _Server(wsgi.Server):
 
     def process_conn(self, conn: _Connection) -> None:
         peers.gate(self, conn, super().process_conn)
+
+    def stop(self) -> None:
+        """Cheroot's stop, without sitting out the serving loop's idle wait.
+
+        Cheroot's ``stop`` asks the loop to end, waits until it does, and only then connects to
+        the listening socket to wake it: the wait lasts until the loop's ``select`` times out
+        (``EXPIRATION_INTERVAL``), for each server. Here the loop is asked first and woken at
+        once by that connection, and its end is awaited more finely than cheroot's 10 ms
+        steps, so a stop takes a millisecond or two.
+        """
+        manager = getattr(self, "_connections", None)
+        listening = getattr(self, "socket", None)
+        if self.ready and listening is not None and hasattr(manager, "_stop_requested"):
+            manager._stop_requested = True  # type: ignore[union-attr]
+            _wake(listening)
+            deadline = time.monotonic() + 1.0
+            while getattr(manager, "_serving", False) and time.monotonic() < deadline:
+                time.sleep(0.0005)
+        super().stop()
+
+
+def _wake(listening: socket.socket) -> None:
+    """Connect to a listening socket and leave (a wildcard address is reached on loopback)."""
+    host, port = listening.getsockname()[:2]
+    if host in ("0.0.0.0", "::"):
+        host = "::1" if listening.family == socket.AF_INET6 else "127.0.0.1"
+    try:
+        with socket.create_connection((host, port), timeout=1.0):
+            pass
+    except OSError:
+        pass  # cheroot's own stop touches it again, and its loop ends on its next timeout
 
 
 class ListenError(OSError):
