@@ -225,7 +225,7 @@ def test_kept_the_emulator_serves_what_was_made_until_ctrl_c() -> None:
 
 
 def test_the_provider_process_started_early_is_the_one_the_runner_starts() -> None:
-    from altostratus.cli._run import PROVIDER_COMMAND
+    from altostratus.testing._launch import COMMAND
     from altostratus.testing._process import ProviderProcess
 
-    assert ProviderProcess.command == PROVIDER_COMMAND
+    assert ProviderProcess.command == COMMAND

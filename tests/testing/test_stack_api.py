@@ -332,3 +332,47 @@ def test_a_warmed_provider_process_serves_the_first_configuration_and_an_unused_
     assert left is not None
     unused.close()
     assert left.poll() is not None
+
+
+@pytest.mark.parametrize(
+    ("program", "named"),
+    [
+        ("raise SystemExit(3)", "the provider process ended before it served (exit status 3)"),
+        # The output closes a moment before the exit: the status is still the one named.
+        (
+            "import os, time; os.close(1); time.sleep(0.3); raise SystemExit(3)",
+            "the provider process ended before it served (exit status 3)",
+        ),
+        (
+            "print('warming up', flush=True); raise SystemExit(0)",
+            "the provider process announced no port before it served (it printed 'warming up')",
+        ),
+    ],
+    ids=["ended", "output-closed-before-exit", "printed-something-else"],
+)
+def test_a_provider_process_that_ends_before_serving_fails_the_first_step_in_one_line(
+    fresh_emulator: Emulator, program: str, named: str
+) -> None:
+    """The runner connects to the provider process at its first call: a process that ended
+    without announcing a port fails that step, naming it, instead of hanging or a traceback."""
+    import sys
+
+    from altostratus.testing import ProviderProcesses
+    from altostratus.testing._process import ProviderProcess
+
+    processes = ProviderProcesses()
+    processes.warm(ProviderProcess.launch(command=(sys.executable, "-c", program)))
+    stack = Stack(
+        lambda: alto.Network("app", cidr_v4="10.9.0.0/24"),
+        emulator=fresh_emulator,
+        processes=processes,
+    )
+    try:
+        with pytest.raises(DeploymentFailed) as failed:
+            stack.up()
+    finally:
+        processes.close()
+    (failure,) = failed.value.result.failures
+    assert named in failure
+    assert "\n" not in failure
+    assert leftovers(fresh_emulator) == {}

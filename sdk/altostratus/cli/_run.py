@@ -7,18 +7,11 @@ that ``--help`` works without them and a missing extra is named instead of faili
 from __future__ import annotations
 
 import argparse
-import subprocess
-import sys
 from typing import Any
 
 from altostratus.cli._emulator import EXTRA_MODULES, port_number
 from altostratus.cli._failure import fail
-from altostratus.cli._project import NotAProject, Project
-
-#: The provider process ``altostratus.testing`` runs (``ProviderProcess.command``), started
-#: here, before the runner and the emulator are imported, so that its interpreter and imports
-#: run meanwhile.
-PROVIDER_COMMAND = (sys.executable, "-m", "pulumi.dynamic")
+from altostratus.testing._launch import launch, stop
 
 DESCRIPTION = """\
 Deploy Pulumi projects (Python programs) end to end on a local emulator started in this
@@ -71,18 +64,20 @@ def _setting(text: str) -> tuple[str, str]:
 
 
 def _run(args: argparse.Namespace) -> int:
+    # The provider process is started first, before the projects are read and the runner and
+    # the emulator imported, so that its interpreter and imports run meanwhile.
+    provider = launch()
+    from altostratus.cli._project import NotAProject, Project
+
     try:
         projects = [Project.load(given) for given in args.projects]
     except NotAProject as error:
+        stop(provider)
         return fail(str(error))
-    provider = subprocess.Popen(
-        list(PROVIDER_COMMAND), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
-    )
     try:
         from altostratus.cli._deploy import Options, deploy
     except ModuleNotFoundError as error:
-        provider.kill()
-        provider.wait()
+        stop(provider)
         if (error.name or "").split(".")[0] not in EXTRA_MODULES:
             raise
         return fail(

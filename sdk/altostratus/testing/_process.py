@@ -17,7 +17,6 @@ configuration needs another process, as the engine loads another plugin for it.
 from __future__ import annotations
 
 import subprocess
-import sys
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -27,9 +26,16 @@ from typing import IO, Any, ClassVar
 import grpc
 from pulumi.runtime.proto import provider_pb2, provider_pb2_grpc
 
+from altostratus.testing import _launch
 from altostratus.testing._properties import Properties, from_struct, reveal, to_struct
 
 PROVIDER_KEY = "__provider"
+_ENDING = 10.0
+"""Seconds to wait for a provider process whose output closed before a port to end."""
+
+
+class ProviderProcessError(RuntimeError):
+    """The provider process could not be reached: it ended before it served, or was closed."""
 
 
 @dataclass(frozen=True)
@@ -72,9 +78,12 @@ class DiffAnswer:
 
 
 class ProviderProcess:
-    """A running ``python -m pulumi.dynamic`` configured with one stack configuration."""
+    """A running ``python -m pulumi.dynamic`` configured with one stack configuration.
 
-    command: tuple[str, ...] = (sys.executable, "-m", "pulumi.dynamic")
+    ``command`` runs that module after importing the library's providers and client
+    (``_provider_main``), so that the first resource does not wait for those imports."""
+
+    command: tuple[str, ...] = _launch.COMMAND
 
     def __init__(
         self,
@@ -83,19 +92,21 @@ class ProviderProcess:
         stderr: Path | None = None,
         started: subprocess.Popen[bytes] | None = None,
     ) -> None:
-        """``started``: a process of ``launch()`` to configure, instead of starting one."""
+        """``started``: a process of ``launch()`` to configure, instead of starting one.
+
+        The process is connected to and configured on its first call (``stub``), not here: the
+        program runs while the process is still starting, and the first resource's ``Check``
+        waits for it only if it is not ready by then."""
         self._stderr: IO[bytes] | None = None
         if started is None:
             self._stderr = stderr.open("wb") if stderr is not None else None
             started = self.launch(self._stderr, self.command)
         self.process = started
-        assert self.process.stdout is not None
-        port = int(self.process.stdout.readline().strip())
-        self.channel = grpc.insecure_channel(f"127.0.0.1:{port}")
-        self.stub = provider_pb2_grpc.ResourceProviderStub(self.channel)
         self.config = dict(config)
         self._closed = threading.Event()
-        self.configure(config)
+        self._connecting = threading.Lock()
+        self._channel: grpc.Channel | None = None
+        self._stub: provider_pb2_grpc.ResourceProviderStub | None = None
 
     @classmethod
     def launch(
@@ -103,26 +114,56 @@ class ProviderProcess:
     ) -> subprocess.Popen[bytes]:
         """The provider's process (``command``, by default the class's), started and not yet
         waited for: its interpreter and imports run while the caller goes on."""
-        return subprocess.Popen(
-            list(command or cls.command),
-            stdout=subprocess.PIPE,
-            stderr=stderr if stderr is not None else subprocess.DEVNULL,
-        )
+        return _launch.launch(stderr, command or cls.command)
+
+    @property
+    def stub(self) -> provider_pb2_grpc.ResourceProviderStub:
+        """The process's gRPC stub, once it serves and has taken ``Configure`` (the engine's
+        first call to a provider)."""
+        stub = self._stub
+        return stub if stub is not None else self._connect()
+
+    def _connect(self) -> provider_pb2_grpc.ResourceProviderStub:
+        with self._connecting:
+            if self._stub is not None:
+                return self._stub
+            if self._closed.is_set():
+                raise ProviderProcessError("the provider process was closed")
+            assert self.process.stdout is not None
+            announced = self.process.stdout.readline().strip()
+            if not announced.isdigit():
+                raise ProviderProcessError(self._unserved(announced))
+            self._channel = grpc.insecure_channel(f"127.0.0.1:{int(announced)}")
+            stub = provider_pb2_grpc.ResourceProviderStub(self._channel)
+            args = to_struct(reveal(dict(self.config)))
+            stub.Configure(provider_pb2.ConfigureRequest(args=args, acceptSecrets=False))
+            self._stub = stub
+            return stub
+
+    def _unserved(self, announced: bytes) -> str:
+        """Why the process gave no port: it ended (its output closed as it exits, so it is
+        waited for, briefly, to tell its exit status), or it printed something else first."""
+        if self._closed.is_set():
+            return "the provider process was closed before it served"
+        if not announced:
+            try:
+                status = self.process.wait(timeout=_ENDING)
+            except subprocess.TimeoutExpired:
+                return "the provider process closed its output before it served"
+            return f"the provider process ended before it served (exit status {status})"
+        shown = announced[:80].decode(errors="replace")
+        return f"the provider process announced no port before it served (it printed {shown!r})"
 
     def close(self) -> None:
         if self._closed.is_set():
             return
         self._closed.set()
-        self.channel.close()
-        self.process.terminate()
-        self.process.wait(timeout=10)
+        _launch.stop(self.process)  # first: a connection waiting for the port ends now
+        with self._connecting:
+            if self._channel is not None:
+                self._channel.close()
         if self._stderr is not None:
             self._stderr.close()
-
-    def configure(self, config: Mapping[str, Any]) -> None:
-        """``Configure`` with the provider's inputs; secrets are sent plain, as the engine does."""
-        args = to_struct(reveal(dict(config)))
-        self.stub.Configure(provider_pb2.ConfigureRequest(args=args, acceptSecrets=False))
 
     def check_result(
         self, urn: str, olds: Properties, news: Properties

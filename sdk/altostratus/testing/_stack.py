@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from altostratus.testing import _launch
 from altostratus.testing._automation import AutomationStack, cli_available
 from altostratus.testing._engine import Deployment, OtherProvider
 from altostratus.testing._monitor import EngineMonitor, Invoke
@@ -88,10 +89,7 @@ class ProviderProcesses:
         for process in processes:
             process.close()
         if spare is not None:
-            spare.terminate()
-            spare.wait(timeout=10)
-            if spare.stdout is not None:
-                spare.stdout.close()
+            _launch.stop(spare)
 
 
 class Stack:

@@ -14,20 +14,65 @@ accounts and resources the file declares.
 emulator: ``altostratus_stack(program, **options)`` with a function or a project directory and
 ``Stack``'s options (``config``, ``secrets``, ``references``, ...). The provider processes are
 shared by the session, and each stack is closed after its test.
+
+The session's first provider process is started when pytest is configured, so that its
+interpreter and imports run while pytest collects the tests. It is stopped after the collection
+when no collected test uses ``altostratus_stack`` or ``altostratus_provider_processes``;
+otherwise the emulator and the runner, which the fixtures use, are imported then, before the
+first test.
 """
 
 from __future__ import annotations
 
+import importlib
+import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from altostratus.emulator import Emulator
+from altostratus.testing import _launch
 
 if TYPE_CHECKING:
+    from altostratus.emulator import Emulator
     from altostratus.testing import ProviderProcesses, Stack
+
+#: The fixture that uses the provider processes (``altostratus_stack`` requests it).
+PROCESSES_FIXTURE = "altostratus_provider_processes"
+#: The fixture that serves the emulator (every other fixture of the plugin requests it).
+EMULATOR_FIXTURE = "altostratus_emulator"
+_EARLY = pytest.StashKey[subprocess.Popen[bytes]]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Start the first provider process now: it is ready by the first test that needs it."""
+    config.stash[_EARLY] = _launch.launch()
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Stop the early process when no collected test will use it; import what the fixtures of
+    the collected tests will use."""
+    used: set[str] = set()
+    for item in session.items:
+        used.update(getattr(item, "fixturenames", ()))
+    if PROCESSES_FIXTURE not in used:
+        _stop(session.config)
+    if EMULATOR_FIXTURE in used:
+        importlib.import_module("altostratus.emulator")
+    if PROCESSES_FIXTURE in used:  # the runner, with the Pulumi SDK
+        importlib.import_module("altostratus.testing._stack")
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    _stop(config)  # if never taken by the fixture (no test used it, or the collection failed)
+
+
+def _stop(config: pytest.Config) -> None:
+    early = config.stash.get(_EARLY, None)
+    if early is not None:
+        del config.stash[_EARLY]
+        _launch.stop(early)
 
 
 @pytest.fixture(scope="session")
@@ -38,6 +83,8 @@ def altostratus_emulator_settings() -> dict[str, Any]:
 
 @pytest.fixture(scope="session")
 def altostratus_emulator(altostratus_emulator_settings: dict[str, Any]) -> Iterator[Emulator]:
+    from altostratus.emulator import Emulator
+
     with Emulator(**altostratus_emulator_settings) as emulator:
         yield emulator
 
@@ -49,12 +96,17 @@ def altostratus_fresh_emulator(altostratus_emulator: Emulator) -> Emulator:
 
 
 @pytest.fixture(scope="session")
-def altostratus_provider_processes() -> Iterator[ProviderProcesses]:
+def altostratus_provider_processes(request: pytest.FixtureRequest) -> Iterator[ProviderProcesses]:
     """Provider processes shared by the session's stacks (one per stack configuration)."""
     from altostratus.testing import ProviderProcesses
 
     processes = ProviderProcesses()
-    processes.warm()  # requested before the emulator (``altostratus_stack``): both start at once
+    # The process started with the session, if the plugin was loaded by then; otherwise one
+    # started now, requested before the emulator (``altostratus_stack``): both start at once.
+    early = request.config.stash.get(_EARLY, None)
+    if early is not None:
+        del request.config.stash[_EARLY]
+    processes.warm(early)
     yield processes
     processes.close()
 
