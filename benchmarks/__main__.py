@@ -28,6 +28,7 @@ SECTIONS = {
     "parallel": "benchmarks.parallel",
     "answers": "benchmarks.answers",
     "restarts": "benchmarks.restarts",
+    "fixture": "benchmarks.fixture_session",
 }
 DEFAULT_OUTPUT = ROOT / "docs" / "benchmarks.md"
 ANALYSIS = Path(__file__).with_name("analysis.md")

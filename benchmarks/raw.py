@@ -19,6 +19,7 @@ from altostratus.providers.network import NetworkProvider
 from altostratus.providers.object_store_credential import ObjectStoreCredentialProvider
 from altostratus.providers.reserved_ip import ReservedIpProvider
 from altostratus.providers.webhook import WebhookProvider
+from benchmarks.replay import raw_client as raw_client
 
 REGION = "LON1"
 # Webhooks point at a closed loopback port and subscribe to an event no section causes, so the
@@ -29,12 +30,6 @@ _WHERE = {"region": REGION}
 _numbers = itertools.count()
 
 Handle = dict[str, Any]
-
-
-def raw_client(api_url: str, api_key: str) -> httpx.Client:
-    """An httpx client with the library's headers, so both sides send the same bytes."""
-    headers = {"Authorization": f"bearer {api_key}", "Accept": "application/json"}
-    return httpx.Client(base_url=api_url, headers=headers, timeout=30.0)
 
 
 class ThreadClients:

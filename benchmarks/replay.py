@@ -76,6 +76,12 @@ class Recorder:
         self._upstream.close()
 
 
+def raw_client(api_url: str, api_key: str) -> httpx.Client:
+    """An httpx client with the library's headers, so both sides send the same bytes."""
+    headers = {"Authorization": f"bearer {api_key}", "Accept": "application/json"}
+    return httpx.Client(base_url=api_url, headers=headers, timeout=30.0)
+
+
 def _decoded(body: bytes) -> Any:
     try:
         return json.loads(body)

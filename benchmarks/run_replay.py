@@ -1,16 +1,20 @@
 """The floor of ``altostratus run PROJECT``: a fresh process that starts the same embedded
 emulator and sends the requests one run made (recorded, see ``benchmarks.replay``) with one bare
 httpx client, then stops: the interpreter, the emulator and the requests, with no engine, no
-program and no provider process.
+program and no provider process. It imports nothing of the library but the emulator, and ends
+as the command does (``altostratus.cli.entry``: the heap frozen before the interpreter's
+teardown), so that the two differ only by the work of the deployment.
 
 ``python -m benchmarks.run_replay FILE`` replays the exchanges in FILE (written by ``record``);
-``record(project)`` runs the project up and down through ``altostratus.testing`` and keeps its
-requests.
+with ``--import-pulumi`` it imports the Pulumi SDK first, as every Pulumi program does: the
+floor plus the SDK's import. ``record(project)`` runs the project up and down through
+``altostratus.testing`` and keeps its requests.
 """
 
 from __future__ import annotations
 
 import base64
+import gc
 import json
 import sys
 from pathlib import Path
@@ -49,7 +53,7 @@ def record(project: Path, into: Path) -> int:
     return len(kept)
 
 
-def _load(path: Path) -> list[Exchange]:
+def load(path: Path) -> list[Exchange]:
     found = []
     for item in json.loads(path.read_text()):
         item["body"] = base64.b64decode(item["body"])
@@ -58,12 +62,14 @@ def _load(path: Path) -> list[Exchange]:
     return found
 
 
-def main(path: str) -> int:
-    from altostratus.emulator import Emulator
-    from benchmarks.raw import raw_client
-    from benchmarks.replay import replay
+def main(path: str, import_pulumi: bool = False) -> int:
+    if import_pulumi:
+        import pulumi  # noqa: F401
 
-    exchanges = _load(Path(path))
+    from altostratus.emulator import Emulator
+    from benchmarks.replay import raw_client, replay
+
+    exchanges = load(Path(path))
     with Emulator() as emulator, raw_client(emulator.api_url, emulator.api_key) as http:
         statuses = replay(http, exchanges)
     if statuses != [e.status for e in exchanges]:
@@ -73,4 +79,6 @@ def main(path: str) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1]))
+    code = main(sys.argv[1], import_pulumi="--import-pulumi" in sys.argv[2:])
+    gc.freeze()
+    sys.exit(code)

@@ -4,14 +4,11 @@ fresh interpreters, and the size of each provider as serialized into a resource'
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-import tempfile
 from collections import defaultdict
 
 from pulumi.dynamic.dynamic import serialize_provider
 
+from benchmarks.interpreters import Interpreters
 from benchmarks.measure import median
 from benchmarks.report import INFO, Section, Table, verdict
 
@@ -30,37 +27,12 @@ print(json.dumps([pulumi_done - started, time.perf_counter() - pulumi_done]))
 """
 
 
-class _Interpreters:
-    """Fresh interpreters whose bytecode is cached, as in a normal install, under a temporary
-    prefix (so nothing is written beside the sources, whatever the environment says)."""
-
-    def __init__(self) -> None:
-        self._cache = tempfile.TemporaryDirectory(prefix="bytecode-")
-        self.environ = {
-            **{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
-            "PYTHONPYCACHEPREFIX": self._cache.name,
-        }
-
-    def run(self, *args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, *args],
-            capture_output=True,
-            text=True,
-            check=True,
-            timeout=120,
-            env=self.environ,
-        )
-
-    def close(self) -> None:
-        self._cache.cleanup()
-
-
-def _import_times(python: _Interpreters) -> tuple[float, float]:
+def _import_times(python: Interpreters) -> tuple[float, float]:
     pulumi, ours = json.loads(python.run("-c", _PROGRAM).stdout)
     return float(pulumi), float(ours)
 
 
-def _biggest_imports(python: _Interpreters, top: int) -> list[tuple[str, float]]:
+def _biggest_imports(python: Interpreters, top: int) -> list[tuple[str, float]]:
     """Self time of the packages first imported after pulumi, from ``-X importtime``."""
     lines = python.run("-X", "importtime", "-c", _PROGRAM).stderr.splitlines()
     totals: dict[str, float] = defaultdict(float)
@@ -94,7 +66,7 @@ def _provider_sizes() -> dict[str, int]:
 def run(quick: bool) -> Section:
     count = 1 if quick else 9
     section = Section("startup", TITLE)
-    python = _Interpreters()
+    python = Interpreters()
     try:
         _import_times(python)  # once unmeasured: it writes the bytecode caches
         runs = [_import_times(python) for _ in range(count)]

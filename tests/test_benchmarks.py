@@ -29,6 +29,7 @@ TITLES = [
     "12. Calls at once: a burst of slow creates",
     "13. Answers beside the framework floor",
     "14. Restarting a large state folder",
+    "15. A user's test session: the first test and the next",
 ]
 
 
@@ -82,7 +83,8 @@ def test_a_quick_run_reports_every_section_with_sensible_figures(tmp_path: Path)
 
     ran = dict(sections["run_command"]["data"])
     replayed = ran.pop("replay")
-    assert replayed["run"] > 0 and replayed["raw"] > 0 and math.isfinite(replayed["ratio"])
+    assert replayed["requests"] > 0 and math.isfinite(replayed["ratio"])
+    assert all(replayed[side] > 0 for side in ("run", "floor", "floor and SDK", "interpreter"))
     (example,) = ran.values()
     assert example["resources"] > 0 and example["wall"] > example["up"] + example["destroy"] > 0
 
@@ -92,6 +94,11 @@ def test_a_quick_run_reports_every_section_with_sensible_figures(tmp_path: Path)
     (restarted,) = sections["restarts"]["data"].values()
     assert all(restarted[name] > 0 for name in ("floor", "stop", "clean", "killed"))
     assert sections["s3"]["data"]["fill"]["keys"] == [100, 300]
+
+    session = sections["fixture_session"]["data"]
+    assert session["rounds"] >= 1
+    assert session["first"] >= session["first_setup"] + session["first_call"] > 0
+    assert session["next"] > 0 and session["floor"] > 0
 
     burst = sections["parallel"]["data"]
     assert burst["rounds"] >= 1 and burst["engine"] > 0 and burst["raw"] > 0
