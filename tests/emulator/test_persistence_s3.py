@@ -5,6 +5,7 @@ saved is not answered as a success."""
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -177,3 +178,126 @@ def test_an_upload_that_could_not_be_saved_is_not_answered_success(
     with Emulator(state_dir=tmp_path) as again:
         s3 = _s3(again, credential)
         assert s3.get_object(Bucket=bucket, Key="saved")["Body"].read() == b"kept"
+
+
+PART = 5 * 1024 * 1024
+"""S3's least size for a part that is not the last."""
+
+
+def _part(s3: Any, bucket: str, upload_id: str, number: int, body: bytes) -> dict[str, Any]:
+    answer = s3.upload_part(
+        Bucket=bucket, Key="big.bin", UploadId=upload_id, PartNumber=number, Body=body
+    )
+    return {"PartNumber": number, "ETag": answer["ETag"]}
+
+
+def _pending(s3: Any, bucket: str) -> dict[str, list[int]]:
+    """Each unfinished upload's id with the numbers of its parts."""
+    uploads = s3.list_multipart_uploads(Bucket=bucket).get("Uploads", [])
+    return {
+        upload["UploadId"]: [
+            part["PartNumber"]
+            for part in s3.list_parts(
+                Bucket=bucket, Key=upload["Key"], UploadId=upload["UploadId"]
+            ).get("Parts", [])
+        ]
+        for upload in uploads
+    }
+
+
+def _restarted(tmp_path: Path, processes: list[Process], crash: bool) -> Emulator:  # noqa: F811
+    """The folder's emulator again, after a graceful stop or a kill -9."""
+    if crash:
+        processes[-1].kill()
+    else:
+        processes[-1].process.terminate()
+        processes[-1].process.wait(timeout=30)
+    processes.append(Process(tmp_path))
+    return processes[-1].emulator
+
+
+@pytest.mark.parametrize("crash", [False, True], ids=["stop", "kill-9"])
+def test_an_unfinished_multipart_upload_and_its_parts_survive_a_restart(
+    tmp_path: Path,
+    processes: list[Process],  # noqa: F811
+    crash: bool,
+) -> None:
+    """Each answered part is kept: after a restart the upload is listed with its parts, takes
+    more, and completes into the object its parts make, with what it was started with."""
+    processes.append(Process(tmp_path))
+    bucket, credential = _store(processes[-1].emulator)
+    s3 = _s3(processes[-1].emulator, credential)
+    upload_id = s3.create_multipart_upload(
+        Bucket=bucket, Key="big.bin", ContentType="application/x-tar", Metadata={"made-by": "ci"}
+    )["UploadId"]
+    first, second = b"a" * PART, b"b" * PART
+    parts = [_part(s3, bucket, upload_id, 1, first), _part(s3, bucket, upload_id, 2, b"lost")]
+    parts[1] = _part(s3, bucket, upload_id, 2, second)  # a part sent again replaces the first
+    aborted = s3.create_multipart_upload(Bucket=bucket, Key="other")["UploadId"]
+    s3.abort_multipart_upload(Bucket=bucket, Key="other", UploadId=aborted)
+
+    again = _restarted(tmp_path, processes, crash)
+    s3 = _s3(again, credential)
+    assert _pending(s3, bucket) == {upload_id: [1, 2]}
+    parts.append(_part(s3, bucket, upload_id, 3, b"end"))
+    s3.complete_multipart_upload(
+        Bucket=bucket, Key="big.bin", UploadId=upload_id, MultipartUpload={"Parts": parts}
+    )
+    got = s3.get_object(Bucket=bucket, Key="big.bin")
+    assert got["Body"].read() == first + second + b"end"
+    assert got["ContentType"] == "application/x-tar"
+    assert got["Metadata"] == {"made-by": "ci"}
+
+    last = _restarted(tmp_path, processes, crash)
+    s3 = _s3(last, credential)
+    assert _pending(s3, bucket) == {}
+    assert s3.head_object(Bucket=bucket, Key="big.bin")["ContentLength"] == 2 * PART + 3
+
+
+def test_a_started_upload_is_kept_before_it_is_answered(tmp_path: Path) -> None:
+    """The upload's id is answered only once its start is on disk: with no part sent yet, it is
+    there after a restart, and its parts count against the store's size as before."""
+    with Emulator(state_dir=tmp_path) as first:
+        bucket, credential = _store(first)
+        s3 = _s3(first, credential)
+        empty = s3.create_multipart_upload(Bucket=bucket, Key="big.bin")["UploadId"]
+        held = s3.create_multipart_upload(Bucket=bucket, Key="big.bin")["UploadId"]
+        _part(s3, bucket, held, 1, b"x" * 1000)
+        used = first.s3.usage.used(bucket)
+    assert used == 1000
+    with Emulator(state_dir=tmp_path) as second:
+        s3 = _s3(second, credential)
+        assert _pending(s3, bucket) == {empty: [], held: [1]}
+        assert second.s3.usage.used(bucket) == used
+
+
+def test_a_start_or_removal_cut_short_by_a_crash_is_dropped_and_a_damaged_part_refused(
+    tmp_path: Path,
+) -> None:
+    """An upload folder without its head is what a crash left of a start or a removal that was
+    never answered: dropped. A part file that is damaged is refused in one line naming it."""
+    from altostratus.emulator.persistence import StateFileError
+
+    with Emulator(state_dir=tmp_path) as first:
+        bucket, credential = _store(first)
+        s3 = _s3(first, credential)
+        kept = s3.create_multipart_upload(Bucket=bucket, Key="big.bin")["UploadId"]
+        _part(s3, bucket, kept, 1, b"kept")
+        cut = s3.create_multipart_upload(Bucket=bucket, Key="big.bin")["UploadId"]
+        _part(s3, bucket, cut, 1, b"cut")
+    uploads = tmp_path / "objects" / bucket / "uploads"
+    listed = sorted(sorted(p.name for p in folder.iterdir()) for folder in uploads.iterdir())
+    assert listed == [["1.part", "upload"], ["1.part", "upload"]]
+    cut_folder = uploads / hashlib.sha256(cut.encode()).hexdigest()
+    (cut_folder / "upload").unlink()
+    with Emulator(state_dir=tmp_path) as second:
+        assert _pending(_s3(second, credential), bucket) == {kept: [1]}
+    assert not cut_folder.exists()
+    (kept_folder,) = uploads.iterdir()
+    part = kept_folder / "1.part"
+    part.write_bytes(part.read_bytes()[:-1] + b"!")
+    with pytest.raises(StateFileError) as refused:
+        Emulator(state_dir=tmp_path)
+    assert str(part) in str(refused.value)
+    assert "damaged" in str(refused.value)
+    assert "\n" not in str(refused.value)

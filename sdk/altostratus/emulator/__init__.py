@@ -155,7 +155,7 @@ class Emulator(EmulatorControls):
         for bucket in folder.objects.stray_buckets(set(buckets)):
             folder.objects.forget(bucket)
         for bucket in buckets:
-            self.s3.create_bucket(bucket)
+            self.s3.create_bucket(bucket, empty=True)
             folder.objects.restore(bucket)
             self.s3.count_bucket(bucket)
 

@@ -4,8 +4,13 @@ Each file holds every stored version of one key (moto's records, which carry the
 metadata, the content type and the ETag) as a pickle behind a SHA-256 of it, so a damaged file
 is refused rather than loaded. The files are the emulator's own, in the state folder the user
 gave; they are read back only when that folder is used again. A bucket's versioning setting is
-kept beside its keys. Object tags and ACLs, which moto keeps outside the key records, are not;
-nor are unfinished multipart uploads.
+kept beside its keys. Object tags and ACLs, which moto keeps outside the key records, are not.
+
+An unfinished multipart upload is a folder under ``uploads/``: its head (what it was started
+with: key, metadata, content type) written when it starts, and one file per part written when
+the part is sent, so a part costs its own bytes whatever the upload holds. A completed or
+aborted upload's folder is removed, its head first: a folder without a head is what a crash
+left of a start or a removal that was never answered, and is dropped at the next start.
 
 A write is kept before it is answered, while it still holds the keys it touched (see
 ``s3.usage``): its keys' files are rewritten from what moto holds then, under one lock for the
@@ -30,6 +35,13 @@ from altostratus.emulator.s3.operations import Touched
 
 _SUFFIX = ".key"
 _BUCKET_FILE = "bucket.json"
+_UPLOADS = "uploads"
+_HEAD = "upload"
+_PART_SUFFIX = ".part"
+
+
+def _part_signature(part: Any) -> tuple[Any, ...]:
+    return (id(part), part.etag)
 
 
 def _signature(versions: list[Any]) -> tuple[Any, ...]:
@@ -43,6 +55,8 @@ class ObjectFiles:
         self.folder = folder
         self._lock = threading.Lock()
         self._written: dict[str, dict[str, tuple[Any, ...]]] = {}
+        #: Per bucket, each kept upload's parts as last written (part number: signature).
+        self._uploads: dict[str, dict[str, dict[int, tuple[Any, ...]]]] = {}
 
     def _bucket_folder(self, bucket: str) -> Path:
         return self.folder / bucket
@@ -52,15 +66,21 @@ class ObjectFiles:
         return self._bucket_folder(bucket) / f"{digest}{_SUFFIX}"
 
     def save(self, touched: Touched) -> None:
-        """Write what a write changed: its keys, or the whole bucket."""
+        """Write what a write changed: its keys and uploads, a new upload, or the whole
+        bucket."""
         with self._lock:
             if touched.whole:
                 self._sync(touched.bucket)
                 return
+            bucket = touched.bucket
             for key_name in touched.keys:
-                versions = store.key_versions(touched.bucket, key_name)
+                versions = store.key_versions(bucket, key_name)
                 if versions is not None:
-                    self._keep(touched.bucket, key_name, versions)
+                    self._keep(bucket, key_name, versions)
+            for upload_id in touched.uploads:
+                self._keep_upload(bucket, upload_id, store.upload(bucket, upload_id))
+            if touched.started:
+                self._keep_started(bucket)
 
     def sync(self, bucket: str) -> None:
         """Write the keys of ``bucket`` that changed since last written; remove the gone."""
@@ -79,6 +99,44 @@ class ObjectFiles:
                 self._keep(bucket, key_name, versions)
         for key_name in set(written) - set(keys):
             self._keep(bucket, key_name, [])
+        uploads = store.uploads(bucket) or {}
+        for upload_id in set(uploads) | set(self._uploads.get(bucket, {})):
+            self._keep_upload(bucket, upload_id, uploads.get(upload_id))
+
+    def _keep_started(self, bucket: str) -> None:
+        """Write the heads of the bucket's uploads not kept yet (a start's id is only in moto's
+        answer; an upload it no longer holds was finished, and its own write removed it)."""
+        kept = self._uploads.get(bucket, {})
+        for upload_id, record in (store.uploads(bucket) or {}).items():
+            if upload_id not in kept:
+                self._keep_upload(bucket, upload_id, record)
+
+    def _upload_folder(self, bucket: str, upload_id: str) -> Path:
+        digest = hashlib.sha256(upload_id.encode("utf-8", "surrogatepass")).hexdigest()
+        return self._bucket_folder(bucket) / _UPLOADS / digest
+
+    def _keep_upload(self, bucket: str, upload_id: str, record: Any | None) -> None:
+        """Write one upload's head and the parts that changed since last written (None: the
+        upload is over, and its folder is removed), with the lock held."""
+        kept = self._uploads.setdefault(bucket, {})
+        folder = self._upload_folder(bucket, upload_id)
+        if record is None:
+            if kept.pop(upload_id, None) is not None or folder.exists():
+                remove(folder / _HEAD)  # first: a folder without a head is dropped at start
+                shutil.rmtree(folder, ignore_errors=True)
+            return
+        parts = kept.get(upload_id)
+        if parts is None:
+            if not self._bucket_folder(bucket).is_dir():
+                self._settings(bucket, store.versioning(bucket))
+            folder.mkdir(parents=True, exist_ok=True)
+            _write_checked(folder / _HEAD, {"id": upload_id, "upload": store.upload_head(record)})
+            parts = kept[upload_id] = {}
+        for number, part in store.upload_parts(record).items():
+            signature = _part_signature(part)
+            if parts.get(number) != signature:
+                _write_checked(folder / f"{number}{_PART_SUFFIX}", {"part": part})
+                parts[number] = signature
 
     def _settings(self, bucket: str, versioning: str | None) -> None:
         folder = self._bucket_folder(bucket)
@@ -97,15 +155,14 @@ class ObjectFiles:
             return
         if not self._bucket_folder(bucket).is_dir():
             self._settings(bucket, store.versioning(bucket))
-        payload = pickle.dumps({"name": key_name, "versions": versions})
-        digest = hashlib.sha256(payload).hexdigest().encode()
-        write_atomic(self._key_file(bucket, key_name), digest + b"\n" + payload)
+        _write_checked(self._key_file(bucket, key_name), {"name": key_name, "versions": versions})
         written[key_name] = _signature(versions)
 
     def forget(self, bucket: str) -> None:
         """Remove every file of a deleted bucket."""
         with self._lock:
             self._written.pop(bucket, None)
+            self._uploads.pop(bucket, None)
             shutil.rmtree(self._bucket_folder(bucket), ignore_errors=True)
 
     def restore(self, bucket: str) -> None:
@@ -129,8 +186,37 @@ class ObjectFiles:
             if versioning not in (None, "Enabled", "Suspended"):
                 raise DamagedStateFile(settings_file, "is damaged (versioning)")
         store.restore_keys(bucket, keys, versioning)
+        uploads = self._restore_uploads(bucket)
         with self._lock:
             self._written[bucket] = {name: _signature(v) for name, v in keys.items()}
+            self._uploads[bucket] = uploads
+
+    def _restore_uploads(self, bucket: str) -> dict[str, dict[int, tuple[Any, ...]]]:
+        """Put the bucket's unfinished uploads back; drop the folders a crash left headless."""
+        uploads_folder = self._bucket_folder(bucket) / _UPLOADS
+        if uploads_folder.exists() and not uploads_folder.is_dir():
+            raise DamagedStateFile(uploads_folder, "is not a folder of uploads")
+        kept: dict[str, dict[int, tuple[Any, ...]]] = {}
+        if not uploads_folder.is_dir():
+            return kept
+        for folder in sorted(uploads_folder.iterdir()):
+            if not folder.is_dir():
+                if not folder.name.startswith("."):  # a write's temporary file, left by a crash
+                    raise DamagedStateFile(folder, "is not an upload's folder")
+                continue
+            if not (folder / _HEAD).exists():
+                shutil.rmtree(folder, ignore_errors=True)  # a start or removal never answered
+                continue
+            upload_id, head = _load_head(folder / _HEAD)
+            parts: dict[int, Any] = {}
+            for path in folder.glob(f"*{_PART_SUFFIX}"):
+                number = path.name.removesuffix(_PART_SUFFIX)
+                if not number.isdigit():
+                    raise DamagedStateFile(path, "is not a part file of the emulator")
+                parts[int(number)] = _load_part(path)
+            store.restore_upload(bucket, head, parts)
+            kept[upload_id] = {n: _part_signature(part) for n, part in parts.items()}
+        return kept
 
     def stray_buckets(self, known: set[str]) -> list[str]:
         """Folders of buckets the state does not hold (left by a crash before a delete)."""
@@ -139,8 +225,14 @@ class ObjectFiles:
         return sorted(p.name for p in self.folder.iterdir() if p.is_dir() and p.name not in known)
 
 
-def _load_key(path: Path) -> tuple[str, list[Any]]:
-    """A key file's name and versions; ``DamagedStateFile`` for anything else."""
+def _write_checked(path: Path, record: dict[str, Any]) -> None:
+    """Write ``record`` as a pickle behind its SHA-256, atomically."""
+    payload = pickle.dumps(record)
+    write_atomic(path, hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload)
+
+
+def _read_checked(path: Path) -> dict[str, Any]:
+    """A record of ``_write_checked``; ``DamagedStateFile`` for a file that is not one."""
     try:
         data = path.read_bytes()
     except OSError as error:
@@ -152,8 +244,33 @@ def _load_key(path: Path) -> tuple[str, list[Any]]:
         record = pickle.loads(payload)  # the emulator's own, checked file
     except Exception:
         raise DamagedStateFile(path, "was written by an incompatible version of moto") from None
-    name = record.get("name") if isinstance(record, dict) else None
-    versions = record.get("versions") if isinstance(record, dict) else None
+    return record if isinstance(record, dict) else {}
+
+
+def _load_head(path: Path) -> tuple[str, Any]:
+    """An upload's id and head; ``DamagedStateFile`` for anything else."""
+    record = _read_checked(path)
+    upload_id, head = record.get("id"), record.get("upload")
+    if not isinstance(upload_id, str) or not store.is_upload_record(head):
+        raise DamagedStateFile(path, "is not an upload file of the emulator")
+    if getattr(head, "id", None) != upload_id:
+        raise DamagedStateFile(path, "is not an upload file of the emulator")
+    return upload_id, head
+
+
+def _load_part(path: Path) -> Any:
+    """One part of an upload; ``DamagedStateFile`` for anything else."""
+    part = _read_checked(path).get("part")
+    if not store.is_key_record(part):
+        raise DamagedStateFile(path, "is not a part file of the emulator")
+    return part
+
+
+def _load_key(path: Path) -> tuple[str, list[Any]]:
+    """A key file's name and versions; ``DamagedStateFile`` for anything else."""
+    record = _read_checked(path)
+    name = record.get("name")
+    versions = record.get("versions")
     if (
         not isinstance(name, str)
         or not isinstance(versions, list)

@@ -63,11 +63,13 @@ class Kind(enum.Enum):
 @dataclass(frozen=True)
 class Touched:
     """What a write may change in its bucket: the versions of ``keys``, the parts of
-    ``uploads``, or (``whole``) anything in it."""
+    ``uploads``, a new upload (``started``: its id is moto's answer), or (``whole``) anything
+    in it."""
 
     bucket: str
     keys: tuple[str, ...] = ()
     uploads: tuple[str, ...] = ()
+    started: bool = False
     whole: bool = False
 
 
@@ -127,7 +129,7 @@ def _touched(method: str, bucket: str, key: str, query: Mapping[str, str]) -> To
         return Touched(bucket, whole=True)  # DeleteObjects, or a setting (versioning, ...)
     upload_id = query.get("uploadId")
     if method == "POST" and "uploads" in query:
-        return None  # a new upload holds nothing yet
+        return Touched(bucket, started=True)  # a new upload: no bytes yet, but kept
     if method == "POST" and upload_id:
         return Touched(bucket, (key,), (upload_id,))  # its parts become the key
     if upload_id:

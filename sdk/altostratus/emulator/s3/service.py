@@ -69,8 +69,12 @@ class S3Service:
         answer: Iterable[bytes] = self._moto_app(environ, start_response)
         return answer
 
-    def create_bucket(self, name: str) -> None:
+    def create_bucket(self, name: str, *, empty: bool = False) -> None:
+        """Make the bucket in moto; ``empty``: without what an earlier emulator of this process
+        left there under that name (a state folder's bucket holds what the folder holds)."""
         with self._lock:
+            if empty:
+                store.delete(name)
             store.create(name, self._region)
             self._buckets.add(name)
         self.usage.count(name)

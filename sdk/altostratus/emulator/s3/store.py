@@ -9,6 +9,7 @@ count by measuring only what each write touches (``key_bytes``, ``upload_bytes``
 
 from __future__ import annotations
 
+import copy
 import os
 from datetime import datetime
 from typing import Any
@@ -175,6 +176,51 @@ def restore_keys(name: str, keys: dict[str, list[Any]], versioning: str | None) 
         dict.__setitem__(bucket.keys, key_name, versions)
     if versioning is not None:
         bucket.versioning_status = versioning
+
+
+def _upload_kind() -> Any:
+    from moto.s3.models import FakeMultipart
+
+    return FakeMultipart
+
+
+def uploads(name: str) -> dict[str, Any] | None:
+    """The bucket's unfinished multipart uploads by id; None without the bucket."""
+    bucket = _bucket(name)
+    return None if bucket is None else dict(bucket.multiparts)
+
+
+def upload(name: str, upload_id: str) -> Any | None:
+    """One unfinished multipart upload (with its parts), or None."""
+    bucket = _bucket(name)
+    return None if bucket is None else bucket.multiparts.get(upload_id)
+
+
+def upload_parts(record: Any) -> dict[int, Any]:
+    """The parts an upload holds by number."""
+    return dict(record.parts)
+
+
+def upload_head(record: Any) -> Any:
+    """A copy of an upload without its parts: what it was started with (key, metadata, ...)."""
+    head = copy.copy(record)
+    head.parts, head.partlist = {}, []
+    return head
+
+
+def is_upload_record(value: Any) -> bool:
+    """Whether ``value`` is an unfinished multipart upload, as moto keeps them."""
+    return isinstance(value, _upload_kind())
+
+
+def restore_upload(name: str, head: Any, parts: dict[int, Any]) -> None:
+    """Put an unfinished upload (a head of ``upload_head``, with its parts) back into an
+    existing bucket."""
+    bucket = _bucket(name)
+    if bucket is None:
+        return
+    head.parts, head.partlist = dict(parts), sorted(parts)
+    bucket.multiparts[head.id] = head
 
 
 def put(name: str, key_name: str, data: bytes) -> None:
