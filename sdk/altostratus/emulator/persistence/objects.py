@@ -251,9 +251,11 @@ def _load_head(path: Path) -> tuple[str, Any]:
     """An upload's id and head; ``DamagedStateFile`` for anything else."""
     record = _read_checked(path)
     upload_id, head = record.get("id"), record.get("upload")
-    if not isinstance(upload_id, str) or not store.is_upload_record(head):
-        raise DamagedStateFile(path, "is not an upload file of the emulator")
-    if getattr(head, "id", None) != upload_id:
+    if (
+        not isinstance(upload_id, str)
+        or not store.is_upload_record(head)
+        or getattr(head, "id", None) != upload_id
+    ):
         raise DamagedStateFile(path, "is not an upload file of the emulator")
     return upload_id, head
 
