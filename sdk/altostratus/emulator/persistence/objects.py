@@ -127,8 +127,7 @@ class ObjectFiles:
             return
         parts = kept.get(upload_id)
         if parts is None:
-            if not self._bucket_folder(bucket).is_dir():
-                self._settings(bucket, store.versioning(bucket))
+            self._bucket_ready(bucket)
             folder.mkdir(parents=True, exist_ok=True)
             _write_checked(folder / _HEAD, {"id": upload_id, "upload": store.upload_head(record)})
             parts = kept[upload_id] = {}
@@ -137,6 +136,11 @@ class ObjectFiles:
             if parts.get(number) != signature:
                 _write_checked(folder / f"{number}{_PART_SUFFIX}", {"part": part})
                 parts[number] = signature
+
+    def _bucket_ready(self, bucket: str) -> None:
+        """Make the bucket's folder, with its settings, before its first key or upload."""
+        if not self._bucket_folder(bucket).is_dir():
+            self._settings(bucket, store.versioning(bucket))
 
     def _settings(self, bucket: str, versioning: str | None) -> None:
         folder = self._bucket_folder(bucket)
@@ -153,8 +157,7 @@ class ObjectFiles:
             remove(self._key_file(bucket, key_name))
             written.pop(key_name, None)
             return
-        if not self._bucket_folder(bucket).is_dir():
-            self._settings(bucket, store.versioning(bucket))
+        self._bucket_ready(bucket)
         _write_checked(self._key_file(bucket, key_name), {"name": key_name, "versions": versions})
         written[key_name] = _signature(versions)
 
