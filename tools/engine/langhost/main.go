@@ -21,9 +21,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"time"
 
-	pbempty "google.golang.org/protobuf/types/known/emptypb"
 	"google.golang.org/grpc"
+	pbempty "google.golang.org/protobuf/types/known/emptypb"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
@@ -32,6 +33,9 @@ import (
 
 // Exit code with which the exec script says it has shown the user an actionable message.
 const bailExitCode = 32
+
+// How long a cancelled program has to end after SIGINT before it is killed.
+const cancelGrace = 10 * time.Second
 
 // version is set at build time to the Pulumi version this host is built against.
 var version = "3.0.0"
@@ -136,23 +140,24 @@ func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.R
 		return nil, err
 	}
 
-	args := []string{
-		"-u", h.execScript,
-		"--monitor", req.GetMonitorAddress(),
-		"--engine", h.engineAddress,
-		"--project", req.GetProject(),
-		"--root_directory", info.GetRootDirectory(),
-		"--stack", req.GetStack(),
-		"--pwd", req.GetPwd(),
-		"--parallel", strconv.Itoa(int(req.GetParallel())),
-		"--organization", req.GetOrganization(),
+	args := []string{"-u", h.execScript}
+	// As the published host: a flag whose value is empty is left out, and --dry_run is always
+	// given its value.
+	flagArg := func(name, value string) {
+		if value != "" {
+			args = append(args, "--"+name, value)
+		}
 	}
-	if req.GetDryRun() {
-		args = append(args, "--dry_run", "true")
-	}
-	if h.tracing != "" {
-		args = append(args, "--tracing", h.tracing)
-	}
+	flagArg("monitor", req.GetMonitorAddress())
+	flagArg("engine", h.engineAddress)
+	flagArg("project", req.GetProject())
+	flagArg("root_directory", info.GetRootDirectory())
+	flagArg("stack", req.GetStack())
+	flagArg("pwd", req.GetPwd())
+	flagArg("dry_run", strconv.FormatBool(req.GetDryRun()))
+	flagArg("parallel", strconv.Itoa(int(req.GetParallel())))
+	flagArg("tracing", h.tracing)
+	flagArg("organization", req.GetOrganization())
 	args = append(args, req.GetProgram())
 	args = append(args, req.GetArgs()...)
 
@@ -160,9 +165,17 @@ func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.R
 	if err != nil {
 		return nil, err
 	}
-	config, err := json.Marshal(req.GetConfig())
-	if err != nil {
-		return nil, err
+	if cmd.Env == nil {
+		cmd.Env = os.Environ()
+	}
+	// A stack without configuration leaves PULUMI_CONFIG unset, as the published host does: the
+	// SDK reads an unset variable as no configuration, but "null" as an error.
+	if config := req.GetConfig(); config != nil {
+		encoded, err := json.Marshal(config)
+		if err != nil {
+			return nil, err
+		}
+		cmd.Env = append(cmd.Env, "PULUMI_CONFIG="+string(encoded))
 	}
 	secretKeys := req.GetConfigSecretKeys()
 	if secretKeys == nil {
@@ -172,10 +185,11 @@ func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.R
 	if err != nil {
 		return nil, err
 	}
-	if cmd.Env == nil {
-		cmd.Env = os.Environ()
-	}
-	cmd.Env = append(cmd.Env, "PULUMI_CONFIG="+string(config), "PULUMI_CONFIG_SECRET_KEYS="+string(secrets))
+	cmd.Env = append(cmd.Env, "PULUMI_CONFIG_SECRET_KEYS="+string(secrets))
+	// A cancelled run (the engine's Ctrl-C) interrupts the program as a terminal would, and
+	// kills it only if it has not ended after a grace period.
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	cmd.WaitDelay = cancelGrace
 	cmd.Dir = req.GetPwd()
 	cmd.Stdout = os.Stdout
 	cmd.Stderr = os.Stderr
