@@ -1,0 +1,147 @@
+"""``force_destroy=False`` fails closed: a store whose objects cannot be counted is kept, and
+the delete (or a replacement's delete) is refused in one line saying why and how to force it."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import pytest
+
+from altostratus.client import Client
+from altostratus.client.object_stores import ObjectStoresAPI
+from altostratus.emulator import Emulator
+from altostratus.providers._base import ProviderError
+from altostratus.providers.object_store import ObjectStoreProvider
+
+from .conftest import create
+
+_HTML = b"<html><head><title>Bad Gateway</title></head><body><h1>Bad Gateway</h1></body></html>"
+_NO_NAMESPACE = (
+    b'<?xml version="1.0" encoding="UTF-8"?><ListBucketResult><Name>b</Name>'
+    b"<KeyCount>1</KeyCount><IsTruncated>false</IsTruncated>"
+    b"<Contents><Key>kept.txt</Key><Size>4</Size></Contents></ListBucketResult>"
+)
+_REFUSED = (
+    b'<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code>'
+    b"<Message>Access Denied</Message></Error>"
+)
+_NO_BUCKET = (
+    b'<?xml version="1.0" encoding="UTF-8"?><Error><Code>NoSuchBucket</Code>'
+    b"<Message>The specified bucket does not exist</Message></Error>"
+)
+
+
+@contextmanager
+def fake_s3(status: int, body: bytes, content_type: str) -> Iterator[str]:
+    """A loopback server answering every request with one answer: an S3 gone wrong."""
+
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+        def do_GET(self) -> None:
+            self.send_response(status)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def _store(api: Client) -> tuple[ObjectStoreProvider, str, dict[str, Any]]:
+    provider = ObjectStoreProvider()
+    id_, outs, _ = create(provider, {"__name_prefix": "kept", "max_size_gb": 1})
+    return provider, id_, outs
+
+
+def _refused(provider: ObjectStoreProvider, id_: str, outs: dict[str, Any]) -> str:
+    with pytest.raises(ProviderError) as refused:
+        provider.delete(id_, outs)
+    message = str(refused.value)
+    assert "\n" not in message
+    assert f"cannot tell whether the object store {id_} is empty" in message
+    assert "set force_destroy=True" in message
+    return message
+
+
+def _still_there(api: Client, id_: str) -> None:
+    assert [store.id for store in api.object_stores.list()] == [id_]
+
+
+@pytest.mark.parametrize(
+    ("status", "body", "content_type", "why"),
+    [
+        (200, _HTML, "text/html", "not an S3 ListBucketResult (its root is <html>)"),
+        (200, _NO_NAMESPACE, "application/xml", "not an S3 ListBucketResult"),
+        (403, _REFUSED, "application/xml", "403 AccessDenied"),
+        (404, _NO_BUCKET, "application/xml", "404 NoSuchBucket"),
+    ],
+    ids=["html", "xml-without-namespace", "refused", "no-such-bucket"],
+)
+def test_a_store_whose_listing_is_not_s3s_is_kept(
+    api: Client,
+    fresh_emulator: Emulator,
+    monkeypatch: pytest.MonkeyPatch,
+    status: int,
+    body: bytes,
+    content_type: str,
+    why: str,
+) -> None:
+    provider, id_, outs = _store(api)
+    with fake_s3(status, body, content_type) as s3_url:
+        # The API's answers name the fake S3 as the store's endpoint.
+        monkeypatch.setattr(fresh_emulator.state.settings, "s3_url", s3_url)
+        assert why in _refused(provider, id_, outs)
+    _still_there(api, id_)
+
+
+def test_a_store_whose_answer_names_no_endpoint_is_kept(
+    api: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    provider, id_, outs = _store(api)
+    get = ObjectStoresAPI.get
+
+    def without_endpoint(self: ObjectStoresAPI, *args: Any, **kwargs: Any) -> Any:
+        return get(self, *args, **kwargs).model_copy(update={"objectstore_endpoint": None})
+
+    monkeypatch.setattr(ObjectStoresAPI, "get", without_endpoint)
+    assert "names no S3 endpoint" in _refused(provider, id_, outs)
+    monkeypatch.undo()
+    _still_there(api, id_)
+
+
+def test_a_store_not_ready_is_kept(api: Client, fresh_emulator: Emulator) -> None:
+    provider = ObjectStoreProvider()
+    checked = provider.check({}, {"__name_prefix": "young", "max_size_gb": 1})
+    # Provisioning runs at a thousandth of real time: the store stays creating for this test.
+    fresh_emulator.clock.time_scale = 0.001
+    try:
+        store = api.object_stores.create(name=checked.inputs["name"], max_size_gb=1)
+        assert store.status == "creating"
+        props = {**checked.inputs, "region": "LON1"}
+        assert "(it is creating, not ready)" in _refused(provider, store.id, props)
+        _still_there(api, store.id)
+    finally:
+        fresh_emulator.clock.time_scale = 1.0
+
+
+def test_force_destroy_deletes_a_store_whose_listing_fails(
+    api: Client, fresh_emulator: Emulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    provider, id_, outs = _store(api)
+    with fake_s3(200, _HTML, "text/html") as s3_url:
+        monkeypatch.setattr(fresh_emulator.state.settings, "s3_url", s3_url)
+        provider.delete(id_, {**outs, "force_destroy": True})
+    assert api.object_stores.list() == []
