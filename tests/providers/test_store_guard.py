@@ -3,13 +3,10 @@ the delete (or a replacement's delete) is refused in one line saying why and how
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
+from fake_s3 import HTML, NO_BUCKET, NO_NAMESPACE, REFUSED, fake_s3
 
 from altostratus.client import Client
 from altostratus.client.object_stores import ObjectStoresAPI
@@ -17,47 +14,7 @@ from altostratus.emulator import Emulator
 from altostratus.providers._base import ProviderError
 from altostratus.providers.object_store import ObjectStoreProvider
 
-from .conftest import create
-
-_HTML = b"<html><head><title>Bad Gateway</title></head><body><h1>Bad Gateway</h1></body></html>"
-_NO_NAMESPACE = (
-    b'<?xml version="1.0" encoding="UTF-8"?><ListBucketResult><Name>b</Name>'
-    b"<KeyCount>1</KeyCount><IsTruncated>false</IsTruncated>"
-    b"<Contents><Key>kept.txt</Key><Size>4</Size></Contents></ListBucketResult>"
-)
-_REFUSED = (
-    b'<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code>'
-    b"<Message>Access Denied</Message></Error>"
-)
-_NO_BUCKET = (
-    b'<?xml version="1.0" encoding="UTF-8"?><Error><Code>NoSuchBucket</Code>'
-    b"<Message>The specified bucket does not exist</Message></Error>"
-)
-
-
-@contextmanager
-def fake_s3(status: int, body: bytes, content_type: str) -> Iterator[str]:
-    """A loopback server answering every request with one answer: an S3 gone wrong."""
-
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
-        def do_GET(self) -> None:
-            self.send_response(status)
-            self.send_header("Content-Type", content_type)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+from .conftest import configure, create, stack_config
 
 
 def _store(api: Client) -> tuple[ObjectStoreProvider, str, dict[str, Any]]:
@@ -83,10 +40,10 @@ def _still_there(api: Client, id_: str) -> None:
 @pytest.mark.parametrize(
     ("status", "body", "content_type", "why"),
     [
-        (200, _HTML, "text/html", "not an S3 ListBucketResult (its root is <html>)"),
-        (200, _NO_NAMESPACE, "application/xml", "not an S3 ListBucketResult"),
-        (403, _REFUSED, "application/xml", "403 AccessDenied"),
-        (404, _NO_BUCKET, "application/xml", "404 NoSuchBucket"),
+        (200, HTML, "text/html", "not an S3 ListBucketResult (its root is <html>)"),
+        (200, NO_NAMESPACE, "application/xml", "not an S3 ListBucketResult"),
+        (403, REFUSED, "application/xml", "403 AccessDenied"),
+        (404, NO_BUCKET, "application/xml", "404 NoSuchBucket"),
     ],
     ids=["html", "xml-without-namespace", "refused", "no-such-bucket"],
 )
@@ -141,7 +98,30 @@ def test_force_destroy_deletes_a_store_whose_listing_fails(
     api: Client, fresh_emulator: Emulator, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     provider, id_, outs = _store(api)
-    with fake_s3(200, _HTML, "text/html") as s3_url:
+    with fake_s3(200, HTML, "text/html") as s3_url:
         monkeypatch.setattr(fresh_emulator.state.settings, "s3_url", s3_url)
         provider.delete(id_, {**outs, "force_destroy": True})
     assert api.object_stores.list() == []
+
+
+def test_an_unfinished_store_is_kept_and_named_when_its_create_gives_up(
+    api: Client, fresh_emulator: Emulator
+) -> None:
+    """A create that gives up waiting for readiness cannot count the store's objects either: the
+    store is kept, and the create's error says so, naming it, in one line."""
+    provider = configure(
+        ObjectStoreProvider(),
+        stack_config(fresh_emulator, **{"altostratus:waitTimeoutSeconds": "0.05"}),
+    )
+    checked = provider.check({}, {"__name_prefix": "slow", "max_size_gb": 1})
+    fresh_emulator.clock.time_scale = 0.001
+    try:
+        with pytest.raises(ProviderError) as failed:
+            provider.create(checked.inputs)
+    finally:
+        fresh_emulator.clock.time_scale = 1.0
+    (store,) = api.object_stores.list()
+    message = str(failed.value)
+    assert "\n" not in message and "not ready after" in message
+    assert f"deleting the unfinished object store {store.id} failed too" in message
+    assert "it is creating, not ready" in message and message.endswith("delete it by hand")
