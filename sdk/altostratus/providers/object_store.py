@@ -95,13 +95,14 @@ class ObjectStoreProvider(RegionalRecords["ObjectStoreRecord"], Provider["Object
 
     def _object_count(self, api: Client, id_: str, props: dict[str, Any]) -> int:
         """The objects in the store, listed with its owner credential (see ``store_objects``);
-        a store being deleted counts none (its objects go with it whatever is done here)."""
+        a store being deleted counts none (its objects go with it whatever is done here), and
+        one reporting a status other than ``ready`` cannot be counted."""
         region = self._region(props)
         record = api.object_stores.get(id_, region=region)
         if record.status == "deleting":
             return 0
-        if record.status != "ready":
-            raise _uncounted(id_, f"it is {record.status or 'of no status'}, not ready")
+        if record.status not in ("ready", None):  # a store reporting no status is listed
+            raise _uncounted(id_, f"it is {record.status}, not ready")
         if not record.objectstore_endpoint:
             raise _uncounted(id_, "the API's answer names no S3 endpoint")
         outs = self._live(api, record, props)
