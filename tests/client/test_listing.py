@@ -4,12 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
+import httpx
 import pytest
 
 from altostratus.client import Client
-from altostratus.client.errors import NotFoundError
+from altostratus.client._collection import MAX_ITEMS, MAX_PAGES
+from altostratus.client.errors import (
+    APIError,
+    APITimeoutError,
+    InvalidResponseError,
+    NotFoundError,
+)
 
-from .conftest import FakeAPI, answer
+from .conftest import FakeAPI, FakeClock, answer
 from .records import CREDENTIAL, OBJECT_STORE, RESERVED_IP, RULE, WEBHOOK, page
 
 
@@ -66,3 +73,86 @@ def test_missing_webhook_is_not_found_with_the_webhook_code(client: Client, api:
     with pytest.raises(NotFoundError) as caught:
         client.webhooks.get("w9")
     assert caught.value.code == "database_webhook_not_found"
+
+
+def test_a_list_naming_endless_pages_is_refused_at_the_first(client: Client, api: FakeAPI) -> None:
+    api.default = lambda request: answer(200, page([], 1, 1_000_000_000))
+    with pytest.raises(InvalidResponseError) as refused:
+        client.reserved_ips.list()
+    assert refused.value.code == "endless_listing"
+    assert "1000000000 pages" in str(refused.value)
+    assert len(api.requests) == 1
+
+
+def test_a_list_longer_than_the_cap_is_refused_not_cut_short(client: Client, api: FakeAPI) -> None:
+    many = [RESERVED_IP | {"id": f"id{i}"} for i in range(MAX_ITEMS // MAX_PAGES + 1)]
+    api.default = lambda request: answer(200, page(many, 1, MAX_PAGES))
+    with pytest.raises(InvalidResponseError) as refused:
+        client.reserved_ips.list()
+    assert refused.value.code == "endless_listing"
+    assert len(api.requests) < MAX_PAGES
+
+
+def test_the_deadline_bounds_the_whole_walk_not_each_page(
+    client: Client, api: FakeAPI, clock: FakeClock
+) -> None:
+    """Each page answers in 1 s, well within the deadline; the walk of 1000 pages does not."""
+
+    def slow_empty_page(request: httpx.Request) -> httpx.Response:
+        clock.now += 1.0
+        return answer(200, page([], int(request.url.params["page"]), MAX_PAGES))
+
+    api.default = slow_empty_page
+    with pytest.raises(APITimeoutError) as late:
+        client.reserved_ips.list()
+    assert "deadline of 90 s" in str(late.value)
+    assert len(api.requests) == 90
+    assert clock.now == 90.0
+
+
+def test_the_walks_deadline_bounds_the_retries_of_a_page(
+    client: Client, api: FakeAPI, clock: FakeClock
+) -> None:
+    """A page retried after 503s gives up once the walk's deadline, not its own, would pass."""
+
+    def page_then_unavailable(request: httpx.Request) -> httpx.Response:
+        if request.url.params["page"] == "1":
+            clock.now += 88.0
+            return answer(200, page([RESERVED_IP], 1, 2))
+        return answer(503, {"code": "unavailable", "reason": "busy"})
+
+    api.default = page_then_unavailable
+    client._http.random = lambda: 0.0
+    with pytest.raises(APIError) as failed:
+        client.reserved_ips.list()
+    assert failed.value.status == 503
+    assert clock.now < 90.0
+    # page 1, then page 2 at 88 s, retried at 88.5 and 89.5 s; the next, at 91.5 s, is too late
+    # (each page on its own would have had its 4 retries)
+    assert len(api.requests) == 4 and clock.sleeps == [0.5, 1.0]
+
+
+@pytest.mark.parametrize(
+    ("collection", "record"),
+    [
+        ("reserved_ips", RESERVED_IP),
+        ("object_stores", OBJECT_STORE),
+        ("object_store_credentials", CREDENTIAL),
+    ],
+)
+def test_a_record_answered_twice_is_one_record(
+    client: Client, api: FakeAPI, collection: str, record: dict[str, Any]
+) -> None:
+    api.queue(
+        answer(200, page([record, record], 1, 2)),
+        answer(200, page([record, record | {"id": "other"}], 2, 2)),
+    )
+    found = getattr(client, collection).list()
+    assert [item.id for item in found] == [record["id"], "other"]
+
+
+def test_a_list_without_pages_repeating_a_record_names_it_once(
+    client: Client, api: FakeAPI
+) -> None:
+    api.queue(answer(200, [WEBHOOK, WEBHOOK]))
+    assert [hook.id for hook in client.webhooks.list()] == [WEBHOOK["id"]]

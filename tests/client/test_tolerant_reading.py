@@ -273,7 +273,8 @@ def test_a_network_list_item_with_its_region_in_lower_case_and_a_vlan(
     client: Client, api: FakeAPI
 ) -> None:
     vlan = {"vlan_id": 42, "cidr_v4": "10.9.0.0/24", "gateway_ipv4": "10.9.0.1"}
-    api.queue(answer(200, [NETWORK | {"region": "lon1", "vlan_connect": vlan}, NETWORK]))
+    attached_network = NETWORK | {"id": "attached", "region": "lon1", "vlan_connect": vlan}
+    api.queue(answer(200, [attached_network, NETWORK]))
     attached, plain = client.networks.list()
     assert (attached.region, attached.vlan_connect) == ("LON1", vlan)
     assert (plain.region, plain.vlan_connect) == (None, None)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import http.client
 import json
 import signal
 import subprocess
@@ -84,3 +85,51 @@ def test_a_dropped_connection_has_no_status() -> None:
     entry = {"method": "GET", "path": "/v2/webhooks", "status": None, "ignored": {}}
     assert text_line(entry, 0.0015) == "GET /v2/webhooks - 1.5ms"
     assert json.loads(json_line(entry, 0.0015))["status"] is None
+
+
+HOSTILE_PATHS = {
+    "/v2/vpc/networks/%1b]0;owned%07": "/v2/vpc/networks/\\x1b]0;owned\\x07",
+    "/v2/vpc/networks/%1b[2J%1b[H": "/v2/vpc/networks/\\x1b[2J\\x1b[H",
+    "/v2/vpc/networks/x%0aGET%20/v2/forged%20200%200.1ms": (
+        "/v2/vpc/networks/x\\nGET /v2/forged 200 0.1ms"
+    ),
+    "/v2/vpc/networks/%c2%9b2J%0d": "/v2/vpc/networks/\\x9b2J\\r",
+}
+
+
+def _get(api_url: str, path: str, key: str | None) -> int:
+    host, port = api_url.removeprefix("http://").split(":")
+    connection = http.client.HTTPConnection(host, int(port), timeout=10)
+    try:
+        headers = {"Authorization": f"bearer {key}"} if key else {}
+        connection.request("GET", path, headers=headers)
+        return connection.getresponse().status
+    finally:
+        connection.close()
+
+
+def test_control_characters_in_a_path_are_printed_escaped_on_one_line() -> None:
+    """ESC, BEL, C1 CSI and line breaks a request's path carries (percent-encoded, then decoded
+    by the server) reach the terminal escaped, with or without a key (a 401 is printed too)."""
+    with serving() as (process, api_url):
+        statuses = [
+            _get(api_url, path, key) for key in ("local-dev-key", None) for path in HOSTILE_PATHS
+        ]
+        process.send_signal(signal.SIGINT)
+        out, _ = process.communicate(timeout=10)
+    assert statuses == [404] * len(HOSTILE_PATHS) + [401] * len(HOSTILE_PATHS)
+    lines = out.splitlines()[: len(statuses)]
+    assert not any(line.startswith("GET /v2/forged") for line in out.splitlines())
+    for line, (path, status) in zip(
+        lines, [(p, s) for s in (404, 401) for p in HOSTILE_PATHS.values()], strict=True
+    ):
+        assert line.startswith(f"GET {path} {status} "), line
+        assert line.isprintable(), line
+
+
+def test_ignored_field_names_are_printed_escaped() -> None:
+    entry = {"method": "POST", "path": "/v2/webhooks", "status": 200}
+    entry["ignored"] = {"body": ["\x1b[2J", "a\nPOST /forged 200 0.1ms"], "query": ["\x07"]}
+    line = text_line(entry, 0.001)
+    assert line.isprintable()
+    assert line.endswith("ignored: body.\\x1b[2J, body.a\\nPOST /forged 200 0.1ms, query.\\x07")

@@ -4,7 +4,8 @@ The provider process, the lookups and ``get`` talk to the emulator through a pro
 its answers: into the shapes of the official clients' fixtures (fields left out, renamed, added;
 a network create without ``name``; a webhook create answering the whole webhook; backends
 without ``protocol``), or down to the records' ids. ``pulumi up``, a second ``up``, ``refresh``
-and ``destroy`` all succeed; what the service leaves out is an output of None.
+and ``destroy`` all succeed (a store answered without its S3 endpoint once ``force_destroy`` is
+set: its objects cannot be counted); what the service leaves out is an output of None.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from answer_shapes import ShapingProxy, shaping_proxy
 import altostratus as alto
 from altostratus.client import Client
 from altostratus.emulator import Emulator
-from altostratus.testing import Stack
+from altostratus.testing import DeploymentFailed, Stack
 
 BACKEND = alto.LoadBalancerBackendArgs(
     ip="10.60.0.10", protocol="TCP", source_port=80, target_port=8080
@@ -40,7 +41,12 @@ def program(shared_network: str) -> None:
     balancer = alto.LoadBalancer("web", network_id=network.id, backends=[BACKEND])
     alto.ReservedIp("web", assign_to_id=balancer.id)
     credential = alto.ObjectStoreCredential("ci", max_size_gb=5)
-    alto.ObjectStore("assets", max_size_gb=250, access_key_id=credential.access_key_id)
+    alto.ObjectStore(
+        "assets",
+        max_size_gb=250,
+        access_key_id=credential.access_key_id,
+        force_destroy=pulumi.Config().get_bool("forceDestroy") or False,
+    )
     alto.Webhook("events", url="https://hooks.example.com/shapes", events=["network.created"])
     shared = alto.Network.get("shared", shared_network)
     pulumi.export("shared_label", shared.label)
@@ -102,5 +108,13 @@ def test_a_stack_lives_its_whole_life_on_the_services_answer_shapes(
     refreshed = stack.refresh().resources
     assert refreshed["LoadBalancer:web"].outputs.get("backends") == balancer.get("backends")
     assert stack.up().changed() == {}
+    if proxy.shape == "ids":
+        # A store answered without its S3 endpoint cannot have its objects counted: it is kept
+        # until force_destroy says its objects may go.
+        with pytest.raises(DeploymentFailed) as failed:
+            stack.destroy()
+        assert any("names no S3 endpoint" in line for line in failed.value.result.failures)
+        stack.set_config("forceDestroy", "true")
+        stack.up()
     stack.destroy()
     assert leftovers(fresh_emulator) == {"networks": 1}

@@ -1,8 +1,9 @@
 """Providers against a service whose answers carry nothing but ids.
 
 Every answer of the emulator passes through a transport that trims each record to its ``id``.
-A provider still creates, reads, updates and deletes: what the service leaves out is an output
-of None (or the input the program gave), never a failed ``pulumi up``.
+A provider still creates, reads, updates and deletes (an object store once ``force_destroy`` is
+set: without its S3 endpoint its objects cannot be counted): what the service leaves out is an
+output of None (or the input the program gave), never a failed ``pulumi up``.
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ import pytest
 from altostratus.client import Client
 from altostratus.emulator import Emulator
 from altostratus.providers import _config
+from altostratus.providers._base import ProviderError
 from altostratus.providers._inputs import NAME_PREFIX
+from altostratus.providers.object_store import ObjectStoreProvider
 from altostratus.providers.object_store_credential import ObjectStoreCredentialProvider
 
 from .conftest import create
@@ -94,6 +97,12 @@ def test_a_provider_copes_with_answers_that_carry_only_ids(
     live = provider.read(id_, updated)
     assert live.id == id_ and live.outs is not None
 
+    if isinstance(provider, ObjectStoreProvider):
+        # A store answered without its S3 endpoint cannot have its objects counted: its
+        # delete is refused until force_destroy says its objects may go.
+        with pytest.raises(ProviderError, match="names no S3 endpoint"):
+            provider.delete(id_, live.outs)
+        live.outs["force_destroy"] = True
     provider.delete(id_, live.outs)
     assert provider.read(id_, live.outs).id is None
 

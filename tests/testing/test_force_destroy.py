@@ -9,6 +9,7 @@ from typing import Any
 import boto3
 import pulumi
 import pytest
+from fake_s3 import HTML, fake_s3
 
 import altostratus as alto
 from altostratus.client import Client
@@ -93,3 +94,21 @@ def test_a_replacement_keeps_a_store_with_objects(make_stack: Callable[..., Stac
         stack.up()
     assert any("holds 1 object:" in line for line in failed.value.result.failures)
     assert keys(s3, bucket) == ["only.txt"]
+
+
+def test_a_replacement_keeps_a_store_whose_objects_cannot_be_counted(
+    make_stack: Callable[..., Stack], fresh_emulator: Emulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The store's S3 answers an HTML page: its objects are unknown, so it is not deleted."""
+    stack = make_stack(program)
+    old = stack.up().resources["ObjectStore:assets"].id
+    stack.set_config("storeName", "assets-two")
+    with fake_s3(200, HTML, "text/html") as s3_url:
+        monkeypatch.setattr(fresh_emulator.state.settings, "s3_url", s3_url)
+        with pytest.raises(DeploymentFailed) as failed:
+            stack.up()
+    (line,) = [line for line in failed.value.result.failures if "cannot tell" in line]
+    assert f"cannot tell whether the object store {old} is empty" in line
+    assert "not an S3 ListBucketResult" in line and "set force_destroy=True" in line
+    with Client(api_key=fresh_emulator.api_key, api_url=fresh_emulator.api_url) as client:
+        assert old in {store.id for store in client.object_stores.list()}

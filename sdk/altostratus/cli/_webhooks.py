@@ -10,6 +10,7 @@ import socket
 import sys
 from typing import TYPE_CHECKING, Any
 
+from altostratus._terminal import escaped
 from altostratus.cli._emulator import port_number
 from altostratus.cli._failure import fail
 
@@ -140,25 +141,16 @@ def _content_length(headers: Message) -> tuple[int, int, str]:
         return 400, 0, "conflicting Content-Length headers"
     text = values[0].strip()
     if not (text.isascii() and text.isdigit()) or len(text) > 18:
-        return 400, 0, f"Content-Length {_escaped(text)} is not a byte count"
+        return 400, 0, f"Content-Length {escaped(text)} is not a byte count"
     return 0, int(text), ""
-
-
-def _escaped(text: str) -> str:
-    """``text`` with every character a terminal would act on (control, format, line and
-    paragraph separators) written as its Python escape, so a delivery cannot move the cursor,
-    clear the screen or forge a line of output."""
-    return "".join(
-        ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text
-    )
 
 
 def _print(record: dict[str, Any], as_json: bool) -> None:
     if as_json:
         line = json.dumps(record, sort_keys=True)  # escapes every control character
     elif record["verified"]:
-        line = f"verified  {_escaped(record['event'])}  resource {_escaped(record['resource_id'])}"
-        line += f"  event {_escaped(record['event_id'])}" if record["event_id"] else ""
+        line = f"verified  {escaped(record['event'])}  resource {escaped(record['resource_id'])}"
+        line += f"  event {escaped(record['event_id'])}" if record["event_id"] else ""
     else:
-        line = f"REFUSED   {_escaped(record['reason'])}"
+        line = f"REFUSED   {escaped(record['reason'])}"
     print(line, file=sys.stdout, flush=True)

@@ -150,10 +150,13 @@ class HTTPClient:
         *,
         params: Mapping[str, str | int] | None = None,
         body: Mapping[str, Any] | None = None,
+        ends: float | None = None,
     ) -> Any:
-        """Send a call and return its decoded JSON answer (None for an empty body)."""
+        """Send a call and return its decoded JSON answer (None for an empty body). With
+        ``ends`` (on the ``monotonic`` clock), the call ends by then too: the deadline of a walk
+        of several calls (a paged list's)."""
         started = self.monotonic()
-        ends = started + self.deadline
+        ends = started + self.deadline if ends is None else min(ends, started + self.deadline)
         retry = counted = 0
         while True:
             try:

@@ -50,8 +50,13 @@ def count_objects(
         if most is not None and count >= most:
             return most
         token = page.findtext(f"{_S3}NextContinuationToken") or ""
-        if page.findtext(f"{_S3}IsTruncated") != "true" or not token:
+        if page.findtext(f"{_S3}IsTruncated") != "true":
             return count
+        if not token:
+            reason = "the store's listing says it is truncated but names no next page"
+            raise InvalidResponseError(
+                status, "unexpected_listing", reason, method="GET", path=endpoint
+            )
     reason = "the listing never ends"
     raise InvalidResponseError(200, "endless_listing", reason, method="GET", path=endpoint)
 
@@ -101,13 +106,22 @@ def _signed(
 
 
 def _page(body: bytes, status: int, endpoint: str) -> ElementTree.Element:
+    """The answer's ``ListBucketResult`` in S3's namespace; anything else (not XML, HTML, XML of
+    another shape or namespace) is an ``InvalidResponseError``, never a page of no objects."""
     try:
-        return ElementTree.fromstring(body)
+        page = ElementTree.fromstring(body)
     except ElementTree.ParseError as exc:
         reason = f"the store's listing is not XML ({exc})"
         raise InvalidResponseError(
             status, "invalid_xml", reason, method="GET", path=endpoint
         ) from None
+    if page.tag != f"{_S3}ListBucketResult":
+        tag = page.tag.replace(_S3, "")[:60]
+        reason = f"the store's listing is not an S3 ListBucketResult (its root is <{tag}>)"
+        raise InvalidResponseError(
+            status, "unexpected_listing", reason, method="GET", path=endpoint
+        )
+    return page
 
 
 def _s3_error(status: int, body: bytes, endpoint: str) -> APIError:

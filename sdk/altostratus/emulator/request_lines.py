@@ -4,7 +4,8 @@
 ``json`` gives one object per line for machines: ``{"method", "path", "status", "ms",
 "ignored": {"body": [...], "query": [...]}}``. The status is ``-`` (null in JSON) for a request
 whose connection was dropped by an injected fault. The fields are those of the request log
-(``/_emulator/requests``), plus the time the emulator took to answer.
+(``/_emulator/requests``), plus the time the emulator took to answer. A text line escapes every
+control character its sender put in it (see ``altostratus._terminal``); JSON escapes them itself.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from __future__ import annotations
 import json
 import threading
 from typing import Any, Literal, TextIO
+
+from altostratus._terminal import escaped
 
 Format = Literal["text", "json"]
 FORMATS: tuple[Format, ...] = ("text", "json")
@@ -24,10 +27,12 @@ def ignored_names(entry: dict[str, Any]) -> list[str]:
 
 
 def text_line(entry: dict[str, Any], seconds: float) -> str:
+    """The request's line, whatever its sender put in it (the path, the ignored field names)
+    escaped as ``escaped`` does: a request cannot act on the terminal or forge a line."""
     status = "-" if entry.get("status") is None else str(entry["status"])
-    line = f"{entry['method']} {entry['path']} {status} {seconds * 1000:.1f}ms"
+    line = f"{escaped(entry['method'])} {escaped(entry['path'])} {status} {seconds * 1000:.1f}ms"
     names = ignored_names(entry)
-    return f"{line} ignored: {', '.join(names)}" if names else line
+    return f"{line} ignored: {escaped(', '.join(names))}" if names else line
 
 
 def json_line(entry: dict[str, Any], seconds: float) -> str:

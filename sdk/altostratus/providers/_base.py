@@ -228,7 +228,7 @@ class Provider(RecordHooks[RecordT], ResourceProvider):
             self._remove(api, id_, inputs)
         except NotFoundError:
             pass
-        except AltostratusError as error:
+        except (AltostratusError, ProviderError) as error:
             return (
                 f"deleting the unfinished {self.kind} {id_} failed too ({error}): delete it by hand"
             )

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import pulumi
 
+from altostratus.client.errors import AltostratusError
 from altostratus.providers import _validate
 from altostratus.providers._base import Provider, ProviderError
 from altostratus.providers._inputs import arg, inputs_of, region_arg, to_int
@@ -35,7 +36,9 @@ class ObjectStoreArgs:
     """The owner credential's key; the service makes an owner credential when left out."""
     force_destroy: pulumi.Input[bool] | None = arg(_validate.boolean)
     """Whether deleting or replacing the store may delete the objects it holds (default false:
-    such a delete fails, naming the object count, and keeps the store and its objects). Only the
+    such a delete fails, naming the object count, and keeps the store and its objects; so does
+    a delete whose objects cannot be counted: a store not ready, no S3 endpoint in the API's
+    answer, an S3 listing refused or not S3's). Only the
     provider reads it; a replacement's delete uses the value of the store being replaced."""
 
 
@@ -75,8 +78,9 @@ class ObjectStoreProvider(RegionalRecords["ObjectStoreRecord"], Provider["Object
         return super()._updates(news, changed - {"force_destroy"})
 
     def _remove(self, api: Client, id_: str, props: dict[str, Any]) -> None:
-        """Delete the store, unless it holds objects and ``force_destroy`` is not set: the API
-        deletes a store and everything in it at once, with no confirmation."""
+        """Delete the store, unless ``force_destroy`` is not set and it holds objects, or its
+        objects cannot be counted: the API deletes a store and everything in it at once, with
+        no confirmation, so an unknown count refuses the delete as a count of one or more does."""
         if props.get("force_destroy") is not True:
             count = self._object_count(api, id_, props)
             if count:
@@ -90,25 +94,31 @@ class ObjectStoreProvider(RegionalRecords["ObjectStoreRecord"], Provider["Object
         super()._remove(api, id_, props)
 
     def _object_count(self, api: Client, id_: str, props: dict[str, Any]) -> int:
-        """The objects in the store, listed with its owner credential (see ``store_objects``)."""
+        """The objects in the store, listed with its owner credential (see ``store_objects``);
+        a store being deleted counts none (its objects go with it whatever is done here), and
+        one reporting a status other than ``ready`` cannot be counted."""
         region = self._region(props)
         record = api.object_stores.get(id_, region=region)
+        if record.status == "deleting":
+            return 0
+        if record.status not in ("ready", None):  # a store reporting no status is listed
+            raise _uncounted(id_, f"it is {record.status}, not ready")
         if not record.objectstore_endpoint:
-            return 0  # not ready yet: no bucket, so no object
+            raise _uncounted(id_, "the API's answer names no S3 endpoint")
         outs = self._live(api, record, props)
         key, secret = outs.get("access_key_id"), outs.get("secret_access_key")
         if not key or not secret:
-            raise ProviderError(
-                f"cannot tell whether the object store {id_} is empty (its owner credential "
-                f"cannot be read); set force_destroy=True to delete it with its objects"
+            raise _uncounted(id_, "its owner credential cannot be read")
+        try:
+            return api.object_stores.count_objects(
+                record,
+                access_key_id=str(key),
+                secret_access_key=str(secret),
+                region=region,
+                most=COUNTED_AT_MOST,
             )
-        return api.object_stores.count_objects(
-            record,
-            access_key_id=str(key),
-            secret_access_key=str(secret),
-            region=region,
-            most=COUNTED_AT_MOST,
-        )
+        except AltostratusError as error:
+            raise _uncounted(id_, f"its listing failed: {error}") from None
 
     def _ready(self, record: ObjectStoreRecord) -> bool:
         return bool(record.status == "ready" and record.objectstore_endpoint)
@@ -133,6 +143,15 @@ class ObjectStoreProvider(RegionalRecords["ObjectStoreRecord"], Provider["Object
             "access_key_id": owner,
             "secret_access_key": secret,
         }
+
+
+def _uncounted(id_: str, why: str) -> ProviderError:
+    """The refusal of a delete whose objects cannot be counted: never a delete on a guess."""
+    return ProviderError(
+        f"cannot tell whether the object store {id_} is empty ({why}), so it is kept: deleting "
+        f"it would delete any objects it holds; set force_destroy=True (and run pulumi up) to "
+        f"delete it with its objects"
+    )
 
 
 class ObjectStore(AltostratusResource[ObjectStoreArgs], module="altostratus", name="ObjectStore"):
