@@ -93,6 +93,11 @@ class ObjectStoreProvider(RegionalRecords["ObjectStoreRecord"], Provider["Object
                 )
         super()._remove(api, id_, props)
 
+    def _abandon(self, api: Client, id_: str, inputs: dict[str, Any]) -> str:
+        """A store this create made and never saw ready is deleted without counting: nothing of
+        the user's can be in it, and keeping it would leave it outside the stack."""
+        return super()._abandon(api, id_, {**inputs, "force_destroy": True})
+
     def _object_count(self, api: Client, id_: str, props: dict[str, Any]) -> int:
         """The objects in the store, listed with its owner credential (see ``store_objects``);
         a store being deleted counts none (its objects go with it whatever is done here), and
