@@ -98,7 +98,14 @@ def check_text(text: str, where: str, field: str) -> str:
     if not text.isprintable():
         for ch in text:
             if unicodedata.category(ch) in _REFUSED_CATEGORIES:
-                name = "a NUL byte" if ch == "\0" else f"the control character U+{ord(ch):04X}"
+                category = unicodedata.category(ch)
+                name = (
+                    "a NUL byte"
+                    if ch == "\0"
+                    else f"the lone surrogate U+{ord(ch):04X}"
+                    if category == "Cs"
+                    else f"the control character U+{ord(ch):04X}"
+                )
                 raise refuse(where, field, f"holds {name}, which no record of the service holds")
     return text
 
