@@ -219,25 +219,33 @@ def _links(
     resources: list[SourceResource],
 ) -> tuple[dict[int, list[SourceResource]], dict[int, list[SourceResource]]]:
     """What each resource uses and what uses it, in the source's order (keyed by ``id()``): a
-    resource uses another whose id is among its values, or whose address (with or without its
-    instance key) is among the dependencies the source records. One pass over the source,
-    through indexes of ids and addresses."""
+    resource uses another whose id is among its values, or whose address is among the
+    dependencies the source records. Terraform records a dependency on a resource of
+    ``count`` or ``for_each`` by its address without the instance key, meaning every instance:
+    when the resource names some of those instances by id, it uses those; otherwise all of
+    them. One pass over the source, through indexes of ids and addresses."""
     by_id: dict[str, list[SourceResource]] = {}
     by_address: dict[str, list[SourceResource]] = {}
+    instances: dict[str, list[SourceResource]] = {}
     for resource in resources:
         if resource.id:
             by_id.setdefault(resource.id, []).append(resource)
-        for address in {resource.address, _unindexed(resource.address)}:
-            by_address.setdefault(address, []).append(resource)
+        by_address.setdefault(resource.address, []).append(resource)
+        unindexed = _unindexed(resource.address)
+        if unindexed != resource.address:
+            instances.setdefault(unindexed, []).append(resource)
     order = {id(resource): number for number, resource in enumerate(resources)}
     uses: dict[int, list[SourceResource]] = {}
     used_by: dict[int, list[SourceResource]] = {id(resource): [] for resource in resources}
     for resource in resources:
         found: dict[int, SourceResource] = {}
-        for address in resource.depends_on:
-            found.update((id(other), other) for other in by_address.get(address, ()))
         for text in set(_texts(resource.values)):
             found.update((id(other), other) for other in by_id.get(text, ()))
+        named = {_unindexed(other.address) for other in found.values()}
+        for address in resource.depends_on:
+            found.update((id(other), other) for other in by_address.get(address, ()))
+            if address not in named:
+                found.update((id(other), other) for other in instances.get(address, ()))
         found.pop(id(resource), None)
         uses[id(resource)] = sorted(found.values(), key=lambda other: order[id(other)])
         for other in uses[id(resource)]:
