@@ -11,7 +11,6 @@ secret). ``escaped`` writes any text of the source as a terminal shows it harmle
 
 from __future__ import annotations
 
-import math
 import unicodedata
 from typing import Any
 
@@ -108,21 +107,3 @@ def check_text(text: str, where: str, field: str) -> str:
                 )
                 raise refuse(where, field, f"holds {name}, which no record of the service holds")
     return text
-
-
-def check_value(value: Any, where: str, field: str) -> Any:
-    """A value to be written: its texts checked, its numbers finite, its nesting only of lists
-    and objects."""
-    pending = [value]
-    while pending:
-        item = pending.pop()
-        if isinstance(item, str):
-            check_text(item, where, field)
-        elif isinstance(item, float) and not math.isfinite(item):
-            raise refuse(where, field, "is not a finite number")
-        elif isinstance(item, list):
-            pending.extend(item)
-        elif isinstance(item, dict):
-            pending.extend(item.keys())
-            pending.extend(item.values())
-    return value
