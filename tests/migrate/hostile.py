@@ -85,6 +85,8 @@ def _is_data(node: ast.expr, variables: set[str]) -> bool:
     """A literal (text, number, boolean, a list of them) or ``<declared variable>.<output>``."""
     if isinstance(node, ast.Constant):
         return isinstance(node.value, (str, int, float, bool))
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):  # -1
+        return isinstance(node.operand, ast.Constant) and type(node.operand.value) in (int, float)
     if isinstance(node, ast.List):
         return all(_is_data(item, variables) for item in node.elts)
     return (

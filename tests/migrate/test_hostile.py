@@ -516,3 +516,59 @@ def test_fuzzed_pulumi_exports_are_written_as_data_or_refused(
 def test_a_lone_surrogate_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     text = json.dumps(terraform(network(label="LABEL"))).replace("LABEL", "a\\ud800b")
     refused(capsys, tmp_path, text, "`label` holds the lone surrogate U+D800")
+
+
+def _fixtures() -> list[Any]:
+    from .estates import placeholders, templated
+
+    return [
+        json.loads(templated(name, {key: f"<{key}>" for key in placeholders(name)}))
+        for name in ("terraform-show.json", "pulumi-stack-export.json")
+    ]
+
+
+FIXTURES = _fixtures()
+
+
+def _paths(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    found = [path]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found += _paths(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found += _paths(item, (*path, index))
+    return found
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_fixtures_with_any_part_replaced_are_written_as_data_or_refused(data: Any) -> None:
+    """Each real-shaped state with up to three parts swapped for values of any shape."""
+    document = json.loads(json.dumps(data.draw(st.sampled_from(FIXTURES))))
+    for _ in range(data.draw(st.integers(1, 3))):
+        path = data.draw(st.sampled_from(_paths(document)[1:]))
+        node = document
+        for key in path[:-1]:
+            node = node[key]
+        node[path[-1]] = data.draw(VALUES)
+    try:
+        migration = migrate(read_source(json.dumps(document)))
+    except SourceError as error:
+        assert "\n" not in str(error) and terminal_safe(str(error)), str(error)
+        return
+    declarations(program_source(migration, "migration-report.md"))
+    assert terminal_safe(report_text(migration, "__main__.py"))
+
+
+def test_a_resource_whose_every_value_is_sensitive_is_not_adopted() -> None:
+    entry = {**network(id_="n-SECRET", label="hidden-label"), "sensitive_values": True}
+    migration = migrate(read_source(json.dumps(terraform(network("other", "n-2"), entry))))
+    written = program_source(migration, "r.md") + report_text(migration, "__main__.py")
+    assert "n-SECRET" not in written and "hidden-label" not in written
+    assert [d.id for d in migration.declarations] == ["n-2"]
+
+
+def test_the_report_of_a_migration_adopting_nothing_says_so() -> None:
+    migration = migrate(read_source(json.dumps(terraform())))
+    assert "# nothing adopted, nothing to forget" in report_text(migration, "__main__.py")

@@ -45,6 +45,8 @@ def _forget_commands(migration: Migration) -> list[str]:
     """The source tool's commands that drop the adopted resources from its state, dependents
     first, without deleting them."""
     addresses = [_quoted(r.address) for r in reversed(migration.carried)]
+    if not addresses:
+        return ["# nothing adopted, nothing to forget"]
     if migration.source.tool == "terraform":
         return [
             "terraform state rm \\",

@@ -56,6 +56,8 @@ def _resource(entry: dict[str, Any]) -> SourceResource:
     kind = check_text(expect(entry.get("type"), str, address, "type"), address, "type")
     values = optional(entry.get("values"), dict, address, "values") or {}
     marked = hide_sensitive(values, entry.get("sensitive_values"))
+    if marked is SECRET:  # ``sensitive_values: true``: every value is sensitive
+        marked = {key: SECRET for key in values}
     id_ = optional(marked.get("id"), str, address, "id") if marked.get("id") is not SECRET else ""
     return SourceResource(
         address=address,
