@@ -173,20 +173,20 @@ def test_a_size_that_is_not_a_finite_number_is_refused(
 
 
 @pytest.mark.parametrize(
-    ("field", "escape"),
+    ("field", "escape", "said"),
     [
-        ("label", "\x1b]0;owned\x07"),
-        ("region", "\x1b[2J"),
-        ("label", "a\u202eb"),  # a right-to-left override
-        ("label", "a\x85b"),  # C1 NEL
-        ("label", "a\u2028b"),
+        ("label", "\x1b]0;owned\x07", "the control character U+001B"),
+        ("region", "\x1b[2J", "the control character U+001B"),
+        ("label", "a\u202eb", "the format character U+202E"),  # a right-to-left override
+        ("label", "a\x85b", "the control character U+0085"),  # C1 NEL
+        ("label", "a\u2028b", "the line separator U+2028"),
     ],
 )
 def test_terminal_escapes_in_a_value_are_refused_and_not_printed(
-    field: str, escape: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    field: str, escape: str, said: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     line = refused(
-        capsys, tmp_path, terraform(network(**{field: escape})), f"`{field}` holds the control"
+        capsys, tmp_path, terraform(network(**{field: escape})), f"`{field}` holds {said}"
     )
     assert escape not in line
 

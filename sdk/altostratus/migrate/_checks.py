@@ -19,8 +19,16 @@ from altostratus.migrate._source import SourceError
 MAX_DEPTH = 64
 """Levels of nesting a source may hold: a real state holds about ten."""
 
-_REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
-"""Control and format characters, lone surrogates, line and paragraph separators."""
+_KINDS = {
+    "Cc": "control character",
+    "Cf": "format character",
+    "Cs": "lone surrogate",
+    "Zl": "line separator",
+    "Zp": "paragraph separator",
+}
+"""The Unicode categories refused in what is written: a terminal, an editor or Python acts on
+them (a line end, an escape sequence, a right-to-left override), and no UTF-8 carries a lone
+surrogate."""
 
 
 def escaped(text: str) -> str:
@@ -96,14 +104,8 @@ def check_text(text: str, where: str, field: str) -> str:
     """``text`` when it holds no character the generated files or a terminal could act on."""
     if not text.isprintable():
         for ch in text:
-            if unicodedata.category(ch) in _REFUSED_CATEGORIES:
-                category = unicodedata.category(ch)
-                name = (
-                    "a NUL byte"
-                    if ch == "\0"
-                    else f"the lone surrogate U+{ord(ch):04X}"
-                    if category == "Cs"
-                    else f"the control character U+{ord(ch):04X}"
-                )
-                raise refuse(where, field, f"holds {name}, which no record of the service holds")
+            kind = _KINDS.get(unicodedata.category(ch))
+            if kind is not None:
+                name = "a NUL byte" if ch == "\0" else f"the {kind} U+{ord(ch):04X}"
+                raise refuse(where, field, f"holds {name}, which a migration does not write")
     return text
