@@ -29,6 +29,7 @@ SECTIONS = {
     "answers": "benchmarks.answers",
     "restarts": "benchmarks.restarts",
     "fixture": "benchmarks.fixture_session",
+    "migrate": "benchmarks.migration",
 }
 DEFAULT_OUTPUT = ROOT / "docs" / "benchmarks.md"
 ANALYSIS = Path(__file__).with_name("analysis.md")

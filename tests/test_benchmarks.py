@@ -30,6 +30,7 @@ TITLES = [
     "13. Answers beside the framework floor",
     "14. Restarting a large state folder",
     "15. A user's test session: the first test and the next",
+    "16. `altostratus migrate` as the state grows",
 ]
 
 
@@ -99,6 +100,13 @@ def test_a_quick_run_reports_every_section_with_sensible_figures(tmp_path: Path)
     assert session["rounds"] >= 1
     assert session["first"] >= session["first_setup"] + session["first_call"] > 0
     assert session["next"] > 0 and session["floor"] > 0
+
+    migrated = sections["migrate"]["data"]
+    assert len(migrated) == 6 and all(found["seconds"] > 0 for found in migrated.values())
+    assert migrated["half each 1000"]["declared"] == migrated["half each 1000"]["left"] == 500
+    for mix in ("all carried", "none carried", "half each"):  # linear: the same calls each
+        small, large = (migrated[f"{mix} {size}"]["calls_per_resource"] for size in (100, 1000))
+        assert large <= small * 1.1, mix
 
     burst = sections["parallel"]["data"]
     assert burst["rounds"] >= 1 and burst["engine"] > 0 and burst["raw"] > 0

@@ -66,6 +66,7 @@ def _run(args: argparse.Namespace) -> int:
         PROGRAM,
         ProgramExists,
         SourceError,
+        escaped,
         migrate,
         read_source,
         report_text,
@@ -76,22 +77,23 @@ def _run(args: argparse.Namespace) -> int:
         text = _read(args.source)
     except (OSError, UnicodeDecodeError) as error:
         reason = error.strerror if isinstance(error, OSError) else "it is not UTF-8 text"
-        return fail(f"cannot read {args.source}: {reason}")
+        return fail(escaped(f"cannot read {args.source}: {reason}"))
     try:
         migration = migrate(read_source(text))
     except SourceError as error:
-        return fail(f"{'standard input' if args.source == '-' else args.source}: {error}")
+        where = "standard input" if args.source == "-" else args.source
+        return fail(escaped(f"{where}: {error}"))
     if not migration.declarations:
         return fail(
-            f"{args.source} holds no network, firewall, reserved IP, object store or "
+            f"{escaped(args.source)} holds no network, firewall, reserved IP, object store or "
             "credential with an id: nothing to adopt, nothing written"
         )
     try:
         written = write_project(migration, Path(args.out), project=args.project, replace=args.force)
     except ProgramExists as error:
-        return fail(str(error))
+        return fail(escaped(str(error)))
     except OSError as error:
-        return fail(f"cannot write into {args.out}: {error.strerror or error}")
-    print(report_text(migration, PROGRAM), end="")
-    print(f"\nWrote {', '.join(str(path) for path in written)}.")
+        return fail(escaped(f"cannot write into {args.out}: {error.strerror or error}"))
+    print(report_text(migration, PROGRAM), end="")  # escaped line by line
+    print(escaped(f"\nWrote {', '.join(str(path) for path in written)}."))
     return 0

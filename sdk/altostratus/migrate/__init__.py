@@ -10,6 +10,7 @@ each record when it runs. ``altostratus migrate`` is the command around it.
 
 from __future__ import annotations
 
+from altostratus.migrate._checks import MAX_DEPTH, escaped
 from altostratus.migrate._declarations import Declaration, Reference
 from altostratus.migrate._files import PROGRAM, REPORT, ProgramExists, write_project
 from altostratus.migrate._plan import Left, Migration, migrate
@@ -19,6 +20,7 @@ from altostratus.migrate._report import report_text
 from altostratus.migrate._source import SECRET, Source, SourceError, SourceResource
 
 __all__ = [
+    "MAX_DEPTH",
     "PROGRAM",
     "REPORT",
     "SECRET",
@@ -30,6 +32,7 @@ __all__ = [
     "Source",
     "SourceError",
     "SourceResource",
+    "escaped",
     "migrate",
     "program_source",
     "read_source",

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from altostratus.migrate._checks import check_text, refuse, texts
+from altostratus.migrate._kinds import SHAPES
 from altostratus.migrate._source import SourceResource, is_secret
 
 
@@ -23,6 +26,8 @@ class Declaration:
     """Each input's value: plain data, or a ``Reference``."""
     variable: str = ""
     """The Python variable; given once every declaration is known (see ``_names``)."""
+    also: list[SourceResource] = field(default_factory=list)
+    """Other resources of the source holding the same record (one id): adopted with it."""
 
     @property
     def label(self) -> str:
@@ -63,5 +68,32 @@ def inputs_of(
                 "written; the adoption reads it from the service"
             )
             continue
-        inputs[name] = value
+        inputs[name] = input_value(value, SHAPES.get(name, "text"), resource.label, attribute)
     return inputs
+
+
+_WANTED = {
+    "text": "text",
+    "boolean": "a boolean",
+    "whole number": "a whole number",
+    "port": "a port (text or a whole number)",
+}
+
+
+def input_value(value: Any, shape: str, where: str, field: str) -> Any:
+    """``value`` as the input of its ``shape`` takes it (see ``SHAPES``), checked for
+    writing (``_checks``); a value of another shape is refused."""
+    if shape == "texts":
+        return texts(value, where, field)
+    if isinstance(value, float) and not math.isfinite(value):
+        raise refuse(where, field, "is not a finite number")
+    if shape == "boolean" and isinstance(value, bool):
+        return value
+    whole = isinstance(value, int) and not isinstance(value, bool)
+    if shape == "whole number" and whole:
+        return value
+    if shape == "port" and whole:
+        return str(value)
+    if shape in ("text", "port") and isinstance(value, str):
+        return check_text(value, where, field)
+    raise refuse(where, field, f"is not {_WANTED[shape]}")

@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import yaml
+
 from altostratus._version import package_version, requirement
 from altostratus.migrate._plan import Migration
 from altostratus.migrate._program import program_source
@@ -14,15 +16,17 @@ from altostratus.migrate._report import report_text
 PROGRAM = "__main__.py"
 REPORT = "migration-report.md"
 
-_PROJECT = """\
-name: {name}
-description: Resources adopted from {title}
-runtime:
-  name: python
-  options:
-    toolchain: pip
-    virtualenv: venv
-"""
+
+def project_yaml(name: str, title: str) -> str:
+    """``Pulumi.yaml``, written by the YAML library: whatever the source's title holds, it
+    stays the text of ``description``."""
+    document = {
+        "name": name,
+        "description": f"Resources adopted from {title}",
+        "runtime": {"name": "python", "options": {"toolchain": "pip", "virtualenv": "venv"}},
+    }
+    text: str = yaml.safe_dump(document, sort_keys=False, allow_unicode=True, width=1000)
+    return text
 
 
 class ProgramExists(FileExistsError):
@@ -53,7 +57,7 @@ def write_project(
     settings = folder / "Pulumi.yaml"
     if not settings.exists():
         name = project or project_name(folder)
-        settings.write_text(_PROJECT.format(name=name, title=migration.source.title))
+        settings.write_text(project_yaml(name, migration.source.title), encoding="utf-8")
         written.append(settings)
     requirements = folder / "requirements.txt"
     if not requirements.exists():

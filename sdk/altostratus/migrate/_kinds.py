@@ -80,6 +80,17 @@ CARRIED = {
 """The carried types, in the order the program declares them: what a resource refers to
 comes before it."""
 
+SHAPES = {
+    "nameservers_v4": "texts",
+    "cidr": "texts",
+    "create_default_rules": "boolean",
+    "max_size_gb": "whole number",
+    "start_port": "port",
+    "end_port": "port",
+}
+"""The shape of each input that is not text: ``texts`` a list of text, ``port`` text or a
+whole number (written as text)."""
+
 REFERENCES = {
     "network_id": ("Network",),
     "firewall_id": ("Firewall",),

@@ -30,6 +30,8 @@ def identifier(name: str, resource: str) -> str:
         variable = f"{snake(resource)}_{variable}"
     if keyword.iskeyword(variable) or keyword.issoftkeyword(variable) or variable in _TAKEN:
         variable += "_"
+    if not variable.isidentifier() or keyword.iskeyword(variable):
+        raise ValueError(f"{variable!r} is not an identifier")  # never: made of [0-9a-z_]
     return variable
 
 
@@ -37,11 +39,17 @@ def name_declarations(declarations: list[Declaration]) -> None:
     """Give each declaration a unique resource name (per resource) and a unique variable."""
     names: set[tuple[str, str]] = set()
     variables: set[str] = set()
+    numbers: dict[tuple[str, ...], int] = {}
+    """The last number tried after each taken name or variable, so repeats cost no rescan."""
     for declaration in declarations:
-        name, number = declaration.name or snake(declaration.resource), 1
-        while (declaration.resource, name) in names:
-            number += 1
-            name = f"{declaration.name}-{number}"
+        base_name = declaration.name or snake(declaration.resource)
+        name = base_name
+        if (declaration.resource, name) in names:
+            number = numbers.get(("name", declaration.resource, base_name), 1)
+            while (declaration.resource, name) in names:
+                number += 1
+                name = f"{base_name}-{number}"
+            numbers[("name", declaration.resource, base_name)] = number
         declaration.name = name
         names.add((declaration.resource, name))
 
@@ -49,9 +57,12 @@ def name_declarations(declarations: list[Declaration]) -> None:
         variable = base
         if variable in variables:
             variable = f"{base.rstrip('_')}_{snake(declaration.resource)}"
-        number = 1
-        while variable in variables:
-            number += 1
-            variable = f"{base.rstrip('_')}_{snake(declaration.resource)}_{number}"
+        if variable in variables:
+            stem = f"{base.rstrip('_')}_{snake(declaration.resource)}"
+            number = numbers.get(("variable", stem), 1)
+            while variable in variables:
+                number += 1
+                variable = f"{stem}_{number}"
+            numbers[("variable", stem)] = number
         declaration.variable = variable
         variables.add(variable)

@@ -14,7 +14,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from altostratus.migrate._declarations import Declaration, Reference, inputs_of, plain_value
+from altostratus.migrate._declarations import (
+    Declaration,
+    Reference,
+    input_value,
+    inputs_of,
+    plain_value,
+)
 from altostratus.migrate._kinds import CARRIED, LOOKUPS, REFERENCES
 from altostratus.migrate._names import name_declarations
 from altostratus.migrate._rules import inline_rules
@@ -46,7 +52,8 @@ class Migration:
         """The source's resources the program adopts (a firewall with its rules counts once)."""
         seen: dict[int, SourceResource] = {}
         for declaration in self.declarations:
-            seen.setdefault(id(declaration.origin), declaration.origin)
+            for origin in (declaration.origin, *declaration.also):
+                seen.setdefault(id(origin), origin)
         return list(seen.values())
 
     def lookup_hint(self, resource: SourceResource) -> str | None:
@@ -83,14 +90,43 @@ def migrate(source: Source) -> Migration:
                 f"{resource.label}: the state names no region, so the stack's "
                 "`altostratus:region` applies"
             )
+    _one_per_record(migration)
     _assign(migration.declarations, source.resources)
     _refer(migration)
     name_declarations(migration.declarations)
     carried = {id(resource) for resource in migration.carried}
+    uses, used_by = _links(source.resources)
     for resource in source.resources:
         if id(resource) not in carried:
-            migration.left.append(_left(resource, source.resources))
+            reason = _reason(resource)
+            found = (tuple(uses[id(resource)]), tuple(used_by[id(resource)]))
+            migration.left.append(Left(resource, reason, *found))
     return migration
+
+
+def _one_per_record(migration: Migration) -> None:
+    """One declaration per record: a later one of the same resource and id is dropped, its
+    source resource adopted with the first (``also``), and a note says so."""
+    first: dict[tuple[str, str], Declaration] = {}
+    replaced: dict[int, Declaration] = {}
+    kept: list[Declaration] = []
+    for declaration in migration.declarations:
+        earlier = first.setdefault((declaration.resource, declaration.id), declaration)
+        if earlier is declaration:
+            kept.append(declaration)
+            continue
+        replaced[id(declaration)] = earlier
+        if not declaration.what:
+            earlier.also.append(declaration.origin)
+        migration.notes.append(
+            f"{declaration.label} holds the same record as {earlier.label} (id "
+            f"`{declaration.id}`): one declaration adopts it, with the inputs of the first"
+        )
+    for declaration in kept:
+        for name, value in declaration.inputs.items():
+            if isinstance(value, Reference) and id(value.target) in replaced:
+                declaration.inputs[name] = Reference(replaced[id(value.target)], value.attribute)
+    migration.declarations = kept
 
 
 def _note_dropped(
@@ -113,9 +149,10 @@ def _assign(declarations: list[Declaration], resources: list[SourceResource]) ->
     becomes its ``assign_to_id``: leaving it out would mean "unassigned", which the adoption
     refuses for an assigned address."""
     assignments = {
-        r.values.get("reserved_ip_id"): r.values.get("instance_id")
+        r.values["reserved_ip_id"]: r.values.get("instance_id")
         for r in resources
         if r.type == "civo_instance_reserved_ip_assignment"
+        and isinstance(r.values.get("reserved_ip_id"), str)
     }
     for declaration in declarations:
         if declaration.resource != "ReservedIp":
@@ -123,7 +160,8 @@ def _assign(declarations: list[Declaration], resources: list[SourceResource]) ->
         values = declaration.origin.values
         assigned = plain_value(values.get("instance_id")) or assignments.get(declaration.id)
         if isinstance(assigned, str) and assigned:
-            declaration.inputs["assign_to_id"] = assigned
+            checked = input_value(assigned, "text", declaration.label, "instance_id")
+            declaration.inputs["assign_to_id"] = checked
 
 
 def _refer(migration: Migration) -> None:
@@ -154,7 +192,8 @@ def _refer(migration: Migration) -> None:
                 f"{declaration.label}: `{name}` names {what}; its id is written as text"
             )
         if declaration.resource == "ObjectStore":
-            owner = keys.get(declaration.origin.values.get("access_key_id"))
+            key = declaration.origin.values.get("access_key_id")
+            owner = keys.get(key) if isinstance(key, str) else None
             if owner is not None:
                 declaration.inputs["access_key_id"] = Reference(owner, "access_key_id")
             else:
@@ -164,26 +203,54 @@ def _refer(migration: Migration) -> None:
                 )
 
 
-def _left(resource: SourceResource, resources: list[SourceResource]) -> Left:
+def _reason(resource: SourceResource) -> str:
+    if resource.secret_id:
+        return "the state marks its id sensitive, so it is neither written nor adopted"
     if not resource.id:
-        reason = "the state holds no id for it"
-    elif resource.type == "civo_instance_reserved_ip_assignment":
-        reason = "an assignment, not a resource: the reserved IP's `assign_to_id` carries it"
-    elif resource.service_kind is not None:
-        reason = f"altostratus has no {resource.service_kind.replace('_', ' ')} resource"
-    else:
-        reason = "not a resource of the service's provider"
-    uses = tuple(r for r in resources if r is not resource and _refers(resource, r))
-    used_by = tuple(r for r in resources if r is not resource and _refers(r, resource))
-    return Left(resource, reason, uses, used_by)
+        return "the state holds no id for it"
+    if resource.type == "civo_instance_reserved_ip_assignment":
+        return "an assignment, not a resource: the reserved IP's `assign_to_id` carries it"
+    if resource.service_kind is not None:
+        return f"altostratus has no {resource.service_kind.replace('_', ' ')} resource"
+    return "not a resource of the service's provider"
 
 
-def _refers(resource: SourceResource, other: SourceResource) -> bool:
-    """Whether ``resource`` refers to ``other``: by its id among its values, or by the
-    dependencies the source records."""
-    if other.address in resource.depends_on or _unindexed(other.address) in resource.depends_on:
-        return True
-    return bool(other.id) and other.id in _texts(resource.values)
+def _links(
+    resources: list[SourceResource],
+) -> tuple[dict[int, list[SourceResource]], dict[int, list[SourceResource]]]:
+    """What each resource uses and what uses it, in the source's order (keyed by ``id()``): a
+    resource uses another whose id is among its values, or whose address is among the
+    dependencies the source records. Terraform records a dependency on a resource of
+    ``count`` or ``for_each`` by its address without the instance key, meaning every instance:
+    when the resource names some of those instances by id, it uses those; otherwise all of
+    them. One pass over the source, through indexes of ids and addresses."""
+    by_id: dict[str, list[SourceResource]] = {}
+    by_address: dict[str, list[SourceResource]] = {}
+    instances: dict[str, list[SourceResource]] = {}
+    for resource in resources:
+        if resource.id:
+            by_id.setdefault(resource.id, []).append(resource)
+        by_address.setdefault(resource.address, []).append(resource)
+        unindexed = _unindexed(resource.address)
+        if unindexed != resource.address:
+            instances.setdefault(unindexed, []).append(resource)
+    order = {id(resource): number for number, resource in enumerate(resources)}
+    uses: dict[int, list[SourceResource]] = {}
+    used_by: dict[int, list[SourceResource]] = {id(resource): [] for resource in resources}
+    for resource in resources:
+        found: dict[int, SourceResource] = {}
+        for text in set(_texts(resource.values)):
+            found.update((id(other), other) for other in by_id.get(text, ()))
+        named = {_unindexed(other.address) for other in found.values()}
+        for address in resource.depends_on:
+            found.update((id(other), other) for other in by_address.get(address, ()))
+            if address not in named:
+                found.update((id(other), other) for other in instances.get(address, ()))
+        found.pop(id(resource), None)
+        uses[id(resource)] = sorted(found.values(), key=lambda other: order[id(other)])
+        for other in uses[id(resource)]:
+            used_by[id(other)].append(resource)
+    return uses, used_by
 
 
 def _unindexed(address: str) -> str:

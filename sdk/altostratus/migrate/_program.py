@@ -1,13 +1,18 @@
 """The generated ``__main__.py``: each declaration as an ``adopt`` call, in ruff's format.
 
 Values are written as Python literals (text through JSON's escaping, which Python reads the
-same), references as ``<variable>.<attribute>``; a call is spread one argument per line with
-trailing commas, as ruff and black leave it.
+same, with any character that is not printable as a Python escape), references as
+``<variable>.<attribute>``; a call is spread one argument per line with trailing commas, as ruff
+and black leave it. The source's text reaches the docstring and the comments only checked
+(``_checks``: no control character, so no line ends inside it) and, in the docstring, with its
+backslashes and quotes escaped: nothing from the source can end its literal, its comment or
+the docstring.
 """
 
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 from altostratus.migrate._declarations import Declaration, Reference
@@ -29,6 +34,25 @@ import altostratus as alto
 '''
 
 
+def string(text: str) -> str:
+    """``text`` as a double-quoted Python literal: JSON's escaping, which Python reads the same,
+    and ``\\u``/``\\U`` escapes for whatever is not printable (JSON writes a character
+    beyond U+FFFF as two surrogates, which Python would read as two characters)."""
+    quoted = json.dumps(text, ensure_ascii=False)
+    if quoted.isprintable():
+        return quoted
+    return "".join(ch if ch.isprintable() else _escape(ord(ch)) for ch in quoted)
+
+
+def _escape(code: int) -> str:
+    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
+
+
+def docstring_text(text: str) -> str:
+    """``text`` inside the program's docstring: its backslashes and quotes escaped."""
+    return text.replace("\\", "\\\\").replace('"', '\\"')
+
+
 def literal(value: Any, indent: int) -> str:
     """``value`` as Python source, starting at column ``indent``."""
     if isinstance(value, Reference):
@@ -36,9 +60,11 @@ def literal(value: Any, indent: int) -> str:
     if isinstance(value, bool) or value is None:
         return repr(value)
     if isinstance(value, (int, float)):
+        if not math.isfinite(value):
+            raise ValueError("cannot write a number that is not finite into the program")
         return repr(value)
     if isinstance(value, str):
-        return json.dumps(value)
+        return string(value)
     if isinstance(value, list):
         items = [literal(item, indent + 4) for item in value]
         inline = f"[{', '.join(items)}]"
@@ -53,8 +79,8 @@ def declaration_source(declaration: Declaration) -> str:
     lines = [
         f"# {' '.join(declaration.label.split())}",
         f"{declaration.variable} = alto.{declaration.resource}.adopt(",
-        f"    {json.dumps(declaration.name)},",
-        f"    {json.dumps(declaration.id)},",
+        f"    {string(declaration.name)},",
+        f"    {string(declaration.id)},",
         f"    alto.{declaration.resource}Args(",
     ]
     for name, value in declaration.inputs.items():
@@ -66,6 +92,7 @@ def declaration_source(declaration: Declaration) -> str:
 
 def program_source(migration: Migration, report_name: str) -> str:
     """The whole ``__main__.py``."""
-    header = _HEADER.format(title=migration.source.title, report=report_name)
+    title = docstring_text(migration.source.title)
+    header = _HEADER.format(title=title, report=docstring_text(report_name))
     body = "\n\n".join(declaration_source(d) for d in migration.declarations)
     return f"{header}\n{body}\n"

@@ -17,6 +17,7 @@ import re
 from typing import Any
 
 from altostratus._pulumi_format import SECRET_SIGNATURE
+from altostratus.migrate._checks import check_text, expect, optional, texts
 from altostratus.migrate._source import SECRET, Source, SourceError, SourceResource
 
 _BRIDGED_TYPE = re.compile(r"^civo:index/(?P<kind>[A-Za-z0-9]+):[A-Za-z0-9]+$")
@@ -34,10 +35,19 @@ def read(document: dict[str, Any]) -> Source:
     entries = deployment.get("resources") if isinstance(deployment, dict) else None
     if not isinstance(entries, list):
         raise SourceError("the Pulumi export has no deployment.resources list")
-    entries = [entry for entry in entries if isinstance(entry, dict)]
+    for number, entry in enumerate(entries):
+        field = f"deployment.resources[{number}]"
+        expect(entry, dict, "the Pulumi export", field)
+        urn = expect(entry.get("urn"), str, "the Pulumi export", f"{field}.urn")
+        check_text(urn, urn, "urn")
+        check_text(expect(entry.get("type", ""), str, urn, "type"), urn, "type")
+        check_text(optional(entry.get("id"), str, urn, "id") or "", urn, "id")
+        optional(entry.get("provider"), str, urn, "provider")
+        for part in ("inputs", "outputs"):
+            optional(entry.get(part), dict, urn, part)
     source = Source(tool="pulumi", title=_title(entries))
     regions = {
-        f"{entry.get('urn')}::{entry.get('id')}": entry.get("inputs", {}).get("region")
+        f"{entry.get('urn')}::{entry.get('id')}": (entry.get("inputs") or {}).get("region")
         for entry in entries
         if str(entry.get("type", "")).startswith("pulumi:providers:")
     }
@@ -74,7 +84,7 @@ def _resource(entry: dict[str, Any], provider_region: Any) -> SourceResource:
         name=name,
         id=str(entry.get("id") or ""),
         values=terraform_values,
-        depends_on=tuple(str(d) for d in entry.get("dependencies") or ()),
+        depends_on=tuple(texts(entry.get("dependencies"), urn, "dependencies")),
     )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from altostratus.migrate import _pulumi_state, _terraform_state
+from altostratus.migrate._checks import MAX_DEPTH, check_depth
 from altostratus.migrate._source import Source, SourceError
 
 
@@ -15,6 +16,13 @@ def read_source(text: str) -> Source:
         document = json.loads(text)
     except json.JSONDecodeError as error:
         raise SourceError(f"the source is not JSON ({error})") from None
+    except ValueError:  # a number of more digits than Python converts
+        raise SourceError("the source holds a number of more than 4300 digits") from None
+    except RecursionError:
+        raise SourceError(
+            f"the source nests deeper than {MAX_DEPTH} levels, which neither tool writes"
+        ) from None
+    check_depth(document)
     if isinstance(document, dict) and "deployment" in document:
         return _pulumi_state.read(document)
     if isinstance(document, dict) and "format_version" in document:

@@ -1,9 +1,14 @@
-"""The migration report: what the program adopts, what it could not carry, and the commands
-that finish the move (the source tool's, to forget the resources without deleting them)."""
+"""The migration report: what the program adopts, what it could not carry, the firewalls the
+old provider made outside its state, and the commands that finish the move (the source tool's,
+to forget the resources without deleting them). Every line is written escaped (``_checks``):
+the report is printed to a terminal as it is written."""
 
 from __future__ import annotations
 
+from altostratus.migrate._checks import escaped
+from altostratus.migrate._declarations import Reference
 from altostratus.migrate._plan import Left, Migration
+from altostratus.migrate._program import string
 from altostratus.migrate._source import SourceResource
 
 
@@ -40,6 +45,8 @@ def _forget_commands(migration: Migration) -> list[str]:
     """The source tool's commands that drop the adopted resources from its state, dependents
     first, without deleting them."""
     addresses = [_quoted(r.address) for r in reversed(migration.carried)]
+    if not addresses:
+        return ["# nothing adopted, nothing to forget"]
     if migration.source.tool == "terraform":
         return [
             "terraform state rm \\",
@@ -48,6 +55,44 @@ def _forget_commands(migration: Migration) -> list[str]:
         ]
     stack = migration.carried[0].address.split("::")[0].removeprefix("urn:pulumi:")
     return [f"pulumi state delete --stack {_quoted(stack)} {address}" for address in addresses]
+
+
+def _default_firewalls(migration: Migration, program_name: str) -> list[str]:
+    """What the report says of the ``<label>-default`` firewall that the service's Terraform
+    provider (and the bridged provider built on it) makes on every network it creates, with a
+    second call, and never records in the state."""
+    declared = {
+        d.inputs.get("name")
+        for d in migration.declarations
+        if d.resource == "Firewall" and isinstance(d.inputs.get("network_id"), Reference)
+    }
+    networks = []
+    for d in migration.declarations:
+        label = d.inputs.get("label")
+        name = f"{label}-default" if isinstance(label, str) else "<label>-default"
+        if d.resource == "Network" and name not in declared:
+            networks.append((d, name))
+    if not networks:
+        return []
+    listed = ", ".join(f"`{name}` on `{d.variable}`" for d, name in networks)
+    network, name = networks[0]
+    adopt = (
+        f'alto.Firewall.adopt({string(name)}, "<its id>", '
+        f"alto.FirewallArgs(name={string(name)}, network_id={network.variable}.id))"
+    )
+    return [
+        "",
+        "## Firewalls outside the state",
+        "",
+        f"The {'Terraform' if migration.source.tool == 'terraform' else 'bridged'} provider "
+        "made a firewall named `<label>-default` on each network it created, which neither "
+        f"the old state nor `{program_name}` holds: {listed}. The adoption leaves each as it is, "
+        "and what the old tool still manages may use it. The service deletes a network's "
+        "firewalls with it, so destroying an adopted network (`pulumi destroy`, or its "
+        "declaration removed) deletes that firewall and its rules too. To manage one with "
+        f"the stack instead, declare it as well (`{adopt}`, its id from "
+        f"`alto.get_firewall(name={string(name)})` or `civo firewall ls`).",
+    ]
 
 
 def report_text(migration: Migration, program_name: str) -> str:
@@ -78,6 +123,7 @@ def report_text(migration: Migration, program_name: str) -> str:
             hint = migration.lookup_hint(lookup)
             read = f": read it with `{hint}`" if hint else ""
             lines.append(f"- `{lookup.label}`{read}")
+    lines += _default_firewalls(migration, program_name)
     if migration.notes:
         lines += ["", "## Notes", ""]
         lines += [f"- {note}" for note in migration.notes]
@@ -104,4 +150,4 @@ def report_text(migration: Migration, program_name: str) -> str:
             "   `pulumi state delete` refuses a resource that another still depends on: first "
             "make what stays in the old program refer to the adopted resources by id.",
         ]
-    return "\n".join(lines) + "\n"
+    return "\n".join(escaped(line) for line in lines) + "\n"

@@ -14,8 +14,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from altostratus.migrate._declarations import Declaration, Reference, plain_value
-from altostratus.migrate._source import is_secret
+from altostratus.migrate._checks import check_text, expect, optional, texts
+from altostratus.migrate._declarations import Declaration, Reference
+from altostratus.migrate._source import SECRET, is_secret
 
 DEFAULT_RULES = frozenset({("tcp", "1", "65535"), ("udp", "1", "65535"), ("icmp", "", "")})
 """The service's default rules, ``(protocol, start_port, end_port)``: ingress, allowed, from
@@ -44,6 +45,12 @@ def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 
 
+def _text(rule: dict[str, Any], key: str, default: str, label: str, where: str) -> str:
+    """The rule's ``key`` as checked text, ``default`` when unset."""
+    value = optional(rule.get(key), str, label, f"{where}.{key}")
+    return check_text(value or default, label, f"{where}.{key}")
+
+
 def inline_rules(firewall: Declaration, notes: list[str]) -> list[Declaration]:
     """The firewall's inline rules as adopted ``FirewallRule`` declarations."""
     source = firewall.origin
@@ -54,14 +61,22 @@ def inline_rules(firewall: Declaration, notes: list[str]) -> list[Declaration]:
     rules: list[Declaration] = []
     names: set[str] = set()
     for direction in ("ingress", "egress"):
-        blocks = source.values.get(f"{direction}_rule") or []
-        for index, rule in enumerate(blocks, start=1):
-            if not isinstance(rule, dict) or is_secret(rule):
+        field = f"{direction}_rule"
+        blocks = source.values.get(field)
+        if blocks is SECRET:
+            continue
+        for index, rule in enumerate(optional(blocks, list, source.label, field) or [], start=1):
+            if is_secret(rule):
                 continue
-            protocol = str(rule.get("protocol") or "tcp").lower()
-            label = str(rule.get("label") or "")
-            action = str(rule.get("action") or "allow").lower()
-            cidr = sorted(str(c) for c in rule.get("cidr") or ["0.0.0.0/0"])
+            where = f"{field}[{index}]"
+            expect(rule, dict, source.label, where)
+            protocol = _text(rule, "protocol", "tcp", source.label, where).lower()
+            label = _text(rule, "label", "", source.label, where)
+            action = _text(rule, "action", "allow", source.label, where).lower()
+            cidr = sorted(texts(rule.get("cidr"), source.label, f"{where}.cidr"))
+            cidr = cidr or ["0.0.0.0/0"]
+            rule_id = _text(rule, "id", "", source.label, where)
+            _text(rule, "port_range", "", source.label, where)
             what = f'{direction} rule "{label}"' if label else f"{direction} rule {index}"
             ports = port_range(protocol, rule.get("port_range"))
             if ports is None:
@@ -76,7 +91,7 @@ def inline_rules(firewall: Declaration, notes: list[str]) -> list[Declaration]:
                 defaults.discard(shape)
                 kept += 1
                 continue
-            if not plain_value(rule.get("id")):
+            if not rule_id:
                 notes.append(f"{source.label}: its {what} has no id in the state: not carried")
                 continue
             name = f"{firewall.name}-{direction}-{_slug(label) or index}"
@@ -94,7 +109,6 @@ def inline_rules(firewall: Declaration, notes: list[str]) -> list[Declaration]:
             inputs["action"] = action
             if "region" in firewall.inputs:
                 inputs["region"] = firewall.inputs["region"]
-            rule_id = str(rule["id"])
             rules.append(Declaration("FirewallRule", name, rule_id, source, what, inputs))
     if len(rules) == 1:
         notes.append(

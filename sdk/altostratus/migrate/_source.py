@@ -47,6 +47,8 @@ class SourceResource:
     """Attributes under their Terraform names; secret ones are ``SECRET``."""
     depends_on: tuple[str, ...] = ()
     """Addresses of the resources it depends on, as the source records them."""
+    secret_id: bool = False
+    """The source marks its id sensitive: ``id`` is then empty, and it is not adopted."""
 
     @property
     def service_kind(self) -> str | None:
