@@ -62,11 +62,11 @@ def _read(given: str) -> str:
 
 def _run(args: argparse.Namespace) -> int:
     # Imported here: every other command of the program would pay for it.
+    from altostratus._terminal import escaped
     from altostratus.migrate import (
         PROGRAM,
         ProgramExists,
         SourceError,
-        escaped,
         migrate,
         read_source,
         report_text,

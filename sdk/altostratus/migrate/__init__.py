@@ -10,7 +10,7 @@ each record when it runs. ``altostratus migrate`` is the command around it.
 
 from __future__ import annotations
 
-from altostratus.migrate._checks import MAX_DEPTH, escaped
+from altostratus.migrate._checks import MAX_DEPTH
 from altostratus.migrate._declarations import Declaration, Reference
 from altostratus.migrate._files import PROGRAM, REPORT, ProgramExists, write_project
 from altostratus.migrate._plan import Left, Migration, migrate
@@ -32,7 +32,6 @@ __all__ = [
     "Source",
     "SourceError",
     "SourceResource",
-    "escaped",
     "migrate",
     "program_source",
     "read_source",

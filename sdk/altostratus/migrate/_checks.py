@@ -6,7 +6,8 @@ levels; each part read must have the shape the tool writes (an object, a list, t
 text that is written must hold no control character (nor a format character, a line or
 paragraph separator, or a lone surrogate), and a number must be finite. A refusal is a
 ``SourceError`` of one line naming the resource and the field, never the value (it may be
-secret). ``escaped`` writes any text of the source as a terminal shows it harmlessly.
+secret); what it names of the source is printed through the one terminal escaping
+(``altostratus._terminal``).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
+from altostratus._terminal import escaped
 from altostratus.migrate._source import SourceError
 
 MAX_DEPTH = 64
@@ -29,16 +31,6 @@ _KINDS = {
 """The Unicode categories refused in what is written: a terminal, an editor or Python acts on
 them (a line end, an escape sequence, a right-to-left override), and no UTF-8 carries a lone
 surrogate."""
-
-
-def escaped(text: str) -> str:
-    """``text`` with every character a terminal would act on (control, format, line and
-    paragraph separators) written as its Python escape, as ``webhooks listen`` prints."""
-    if text.isprintable():
-        return text
-    return "".join(
-        ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text
-    )
 
 
 def check_depth(document: Any) -> None:

@@ -5,7 +5,7 @@ the report is printed to a terminal as it is written."""
 
 from __future__ import annotations
 
-from altostratus.migrate._checks import escaped
+from altostratus._terminal import escaped
 from altostratus.migrate._declarations import Reference
 from altostratus.migrate._plan import Left, Migration
 from altostratus.migrate._program import string
