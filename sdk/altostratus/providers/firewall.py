@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import pulumi
 
-from altostratus.providers import _inline_rules, _validate
+from altostratus.providers import _inline_rules, _regions, _validate
 from altostratus.providers._base import Provider
 from altostratus.providers._inline_rules import FirewallInlineRuleArgs, FirewallInlineRuleArgsDict
 from altostratus.providers._inputs import arg, inputs_of, region_arg
@@ -48,10 +48,16 @@ class FirewallProvider(RegionalRecords["FirewallRecord"], Provider["FirewallReco
     removal_takes_time = True
     kind = "firewall"
     naming = "name"
+    reference = "network_id"
+    referred_kind = "network"
+    reference_missing = frozenset({"database_network_not_found"})
     fields = inputs_of(FirewallArgs)
 
     def _records(self, api: Client) -> FirewallsAPI:
         return api.firewalls
+
+    def _refers_in(self, api: Client, value: str, region: str) -> bool:
+        return _regions.found(lambda: api.networks.get(value, region=region))
 
     def _post(self, api: Client, inputs: dict[str, Any]) -> FirewallCreated:
         return api.firewalls.create(

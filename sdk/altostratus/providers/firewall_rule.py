@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, TypeGuard
 import pulumi
 from pulumi.dynamic import CheckFailure
 
-from altostratus.providers import _validate
+from altostratus.providers import _regions, _validate
 from altostratus.providers._base import Provider
 from altostratus.providers._inputs import (
     READ_GIVEN,
@@ -61,7 +61,13 @@ class FirewallRuleProvider(Provider["RuleRecord"]):
     kind = "firewall rule"
     unique_lookup = False
     full_create_answer = True
+    reference = "firewall_id"
+    referred_kind = "firewall"
+    reference_missing = frozenset({"database_firewall_not_found"})
     fields = inputs_of(FirewallRuleArgs)
+
+    def _refers_in(self, api: Client, value: str, region: str) -> bool:
+        return _regions.found(lambda: api.firewalls.get(value, region=region))
 
     def _check_together(self, inputs: dict[str, Any]) -> list[CheckFailure]:
         protocol, start, end = (inputs.get(k) for k in ("protocol", "start_port", "end_port"))
