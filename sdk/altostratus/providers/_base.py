@@ -177,7 +177,7 @@ class Provider(RecordHooks[RecordT], ResourceProvider):
     def _changed(self, olds: dict[str, Any], news: dict[str, Any]) -> list[str]:
         changed = []
         for field in self.fields:
-            if field.name not in news and field.keep_when_absent:
+            if field.at_create or (field.name not in news and field.keep_when_absent):
                 continue
             new, old = news.get(field.name), olds.get(field.name)
             if contains_unknown(new) or field.normalize(old) != field.normalize(new):
@@ -355,6 +355,9 @@ class Provider(RecordHooks[RecordT], ResourceProvider):
         if self.regional and news.get("region") is None and olds.get("region"):
             # A program naming no region keeps the one the create found (see _regions).
             news["region"] = olds["region"]
+        for field in self.fields:
+            if field.at_create:
+                news[field.name] = olds.get(field.name)  # the value the create used
         with self._failing("update", id_, news):
             live = self._apply(_config.client(), id_, olds, news, changed)
         known = {k: v for k, v in olds.items() if k != NAME_PREFIX}

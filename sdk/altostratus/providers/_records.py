@@ -147,7 +147,7 @@ class RecordHooks(ABC, Generic[RecordT]):
 
     def _updates(self, news: dict[str, Any], changed: set[str]) -> dict[str, Any]:
         """The changed inputs that the API updates in place."""
-        updatable = {field.name for field in self.fields if not field.replaces}
+        updatable = {f.name for f in self.fields if not (f.replaces or f.at_create)}
         return {name: news.get(name) for name in sorted(changed & updatable)}
 
     @staticmethod

@@ -29,8 +29,9 @@ class FirewallArgs:
     name: pulumi.Input[str] | None = arg(_validate.text)
     """Unique per region; ``<resource name>-<7 random characters>`` when left out."""
     region: pulumi.Input[str] | None = region_arg()
-    create_default_rules: pulumi.Input[bool] | None = arg(_validate.boolean, replaces=True)
-    """Whether the service adds its three allow-all ingress rules (service default: true)."""
+    create_default_rules: pulumi.Input[bool] | None = arg(_validate.boolean, at_create=True)
+    """Whether the service adds its three allow-all ingress rules (service default: true). Read
+    at creation only: a later change shows no difference and changes nothing (the API cannot)."""
     ingress_rules: (
         pulumi.Input[Sequence[pulumi.Input[FirewallInlineRuleArgs | FirewallInlineRuleArgsDict]]]
         | None
@@ -96,9 +97,10 @@ class FirewallProvider(RegionalRecords["FirewallRecord"], Provider["FirewallReco
 
 
 class Firewall(AltostratusResource[FirewallArgs], module="altostratus", name="Firewall"):
-    """A firewall. Changing ``network_id``, ``region`` or ``create_default_rules`` replaces it;
-    ``name`` and the inline rules (``ingress_rules``, ``egress_rules``) update in place. A
-    firewall with inline rules takes no ``FirewallRule`` resources (see ``FirewallRule``)."""
+    """A firewall. Changing ``network_id`` or ``region`` replaces it; ``name`` and the inline
+    rules (``ingress_rules``, ``egress_rules``) update in place; ``create_default_rules`` counts
+    at creation only (a change shows no difference). A firewall with inline rules takes no
+    ``FirewallRule`` resources (see ``FirewallRule``)."""
 
     _provider_class = FirewallProvider
     _args_class = FirewallArgs
