@@ -191,3 +191,19 @@ def test_get_without_a_region_looks_in_the_configured_one_and_says_so(
         stack.close()
     with Stack(program("FRA1"), emulator=fresh_emulator) as named:
         assert named.up().output_values() == {"label": "fra"}
+
+
+def test_a_lost_answer_in_the_configured_region_is_followed_to_the_records_region(
+    api: Client, engine: Engine, fresh_emulator: Emulator
+) -> None:
+    network = api.networks.create(label="fra", cidr_v4="10.55.0.0/24", region="FRA1")
+    firewall = api.firewalls.create(
+        name="fw", network_id=network.id, region="FRA1", create_default_rules=False
+    )
+    fresh_emulator.add_fault(method="POST", path_prefix="/v2/vpc/firewalls", drop_connection=True)
+    rule = {"firewall_id": firewall.id, "protocol": "tcp", "start_port": "443"}
+
+    made = engine.up(FirewallRuleProvider(), "https", rule, None)
+
+    assert made.state.outputs["region"] == "FRA1"
+    assert [r.id for r in api.firewall_rules.list(firewall.id, region="FRA1")] == [made.state.id]

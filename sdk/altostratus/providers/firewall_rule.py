@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, TypeGuard
 import pulumi
 from pulumi.dynamic import CheckFailure
 
+from altostratus.client.errors import NotFoundError
 from altostratus.providers import _regions, _validate
 from altostratus.providers._base import Provider
 from altostratus.providers._inputs import (
@@ -119,7 +120,10 @@ class FirewallRuleProvider(Provider["RuleRecord"]):
 
     def _lookup(self, api: Client, inputs: dict[str, Any]) -> list[RuleRecord]:
         wanted = {**_DEFAULTS, **inputs}
-        rules = api.firewall_rules.list(inputs["firewall_id"], region=self._region(inputs))
+        try:
+            rules = api.firewall_rules.list(inputs["firewall_id"], region=self._region(inputs))
+        except NotFoundError:
+            return []  # no such firewall in the region asked: nothing made there (see _regions)
         return [
             rule
             for rule in rules
