@@ -97,3 +97,28 @@ def test_the_four_regions_example_under_the_real_engine(
 
     project("destroy", "--yes", "--skip-preview", "--parallel", "16")
     assert held(fresh_emulator) == {}
+
+
+@pytest.mark.real_engine
+@pytest.mark.timeout(600)
+def test_a_get_in_the_wrong_region_names_it_under_the_real_engine(
+    fresh_emulator: Emulator, tmp_path: Path
+) -> None:
+    with Client(api_key=fresh_emulator.api_key, api_url=fresh_emulator.api_url) as client:
+        network = client.networks.create(label="far", cidr_v4="10.65.0.0/24", region="FRA1")
+    source = tmp_path / "source" / "reader"
+    source.mkdir(parents=True)
+    (source / "Pulumi.yaml").write_text(
+        "name: reader\nruntime:\n  name: python\n  options:\n    toolchain: pip\n"
+        "    virtualenv: venv\n"
+    )
+    (source / "__main__.py").write_text(
+        f"import altostratus as alto\n\nalto.Network.get('far', {network.id!r})\n"
+    )
+    project = Project(source, tmp_path / "work", fresh_emulator)
+    project.init()
+    output = project("up", "--yes", "--skip-preview", ok=False)
+    assert (
+        f"could not read network '{network.id}': it does not exist in LON1 (the configured "
+        "region: get looks there when given no region)"
+    ) in output

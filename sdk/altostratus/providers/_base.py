@@ -10,8 +10,12 @@ where client errors become Pulumi outcomes:
 
 - read: ``NotFoundError`` means gone, and so does a record being removed (``deleting``: it will
   be gone without anyone's action); any other error is raised, never taken as gone;
-- delete: ``NotFoundError`` means done; ``InUseError`` is retried, and the delete returns once
-  the record is gone (see ``_removal``);
+- delete: ``NotFoundError`` means done; ``InUseError`` is retried while what holds the record is
+  going away (else it fails early, naming the holder), and the delete returns once the record is
+  gone (see ``_removal``);
+- create of a resource that refers to another record and names no region: made in that record's
+  region, found when the service answers that the record is not in the region asked (see
+  ``_regions``); every ``NotFoundError`` shown names the region asked;
 - create: after ``OutcomeUnknownError`` (no answer, a 5xx, or a success that is not the record)
   or a success answer naming no record matching the program (see ``_created``; an id reading
   as 404 right after), the resource is looked up by its identifying fields and adopted when
@@ -223,7 +227,9 @@ class Provider(RecordHooks[RecordT], ResourceProvider):
             except (AltostratusError, WaitFailed) as error:
                 # The resource exists but the create cannot report it: remove it, not orphan it.
                 abandoned = self._abandon(api, str(record.id), inputs)
-                message = f"could not create {self._what(ident)}: {error}; {abandoned}"
+                asked = isinstance(error, NotFoundError) and self.regional
+                where = f" in {self._region(inputs)}" if asked else ""
+                message = f"could not create {self._what(ident)}{where}: {error}; {abandoned}"
                 raise ProviderError(message) from None
         return CreateResult(str(record.id), self._outputs(outs, inputs))
 
