@@ -207,3 +207,14 @@ def test_a_lost_answer_in_the_configured_region_is_followed_to_the_records_regio
 
     assert made.state.outputs["region"] == "FRA1"
     assert [r.id for r in api.firewall_rules.list(firewall.id, region="FRA1")] == [made.state.id]
+
+
+def test_a_record_in_no_region_with_a_region_named_fails_naming_it(
+    api: Client, engine: Engine
+) -> None:
+    inputs = {"firewall_id": "no-such-firewall", "protocol": "icmp", "region": "NYC1"}
+    with pytest.raises(grpc.RpcError) as raised:
+        engine.up(FirewallRuleProvider(), "ping", inputs, None)
+    assert _failure(raised).endswith(
+        "no firewall 'no-such-firewall' exists in NYC1 (nor in any other region)"
+    )

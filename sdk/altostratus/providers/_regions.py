@@ -84,7 +84,9 @@ def located(
                 )
             return code
     if named is not None:
-        raise RegionError(f"no {hooks._referred(value)} exists in {named} (nor in any region)")
+        raise RegionError(
+            f"no {hooks._referred(value)} exists in {named} (nor in any other region)"
+        )
     raise RegionError(
         f"no {hooks._referred(value)} exists in {first} (the configured region) nor in "
         f"{', '.join(tried[1:]) or 'any other region'}"
