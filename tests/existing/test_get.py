@@ -106,7 +106,10 @@ def test_get_finds_nothing_with_an_unknown_id(make_stack: Callable[..., Stack]) 
 
     with pytest.raises(DeploymentFailed) as failed:
         make_stack(program).up()
-    assert "resource 'no-such-firewall' does not exist" in str(failed.value)
+    assert (
+        "could not read firewall 'no-such-firewall': it does not exist in LON1 (the configured "
+        "region: get looks there when given no region)"
+    ) in str(failed.value)
 
 
 def test_get_of_a_rule_needs_its_firewall() -> None:

@@ -114,7 +114,9 @@ def test_a_refusal_past_the_deadline_says_why_with_the_last_answer() -> None:
         )
     assert str(raised.value) == (
         "still in use after 30 s: still used by firewall 'fw'; raise "
-        "altostratus:waitTimeoutSeconds to wait longer"
+        "altostratus:waitTimeoutSeconds to wait longer (pulumi destroy and refresh use the "
+        "configuration stored by the last pulumi up: run pulumi up after raising it, or pass "
+        "--run-program)"
     )
     assert clock.now == pytest.approx(30)
 

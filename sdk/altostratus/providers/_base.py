@@ -10,8 +10,12 @@ where client errors become Pulumi outcomes:
 
 - read: ``NotFoundError`` means gone, and so does a record being removed (``deleting``: it will
   be gone without anyone's action); any other error is raised, never taken as gone;
-- delete: ``NotFoundError`` means done; ``InUseError`` is retried, and the delete returns once
-  the record is gone (see ``_removal``);
+- delete: ``NotFoundError`` means done; ``InUseError`` is retried while what holds the record is
+  going away (else it fails early, naming the holder), and the delete returns once the record is
+  gone (see ``_removal``);
+- create of a resource that refers to another record and names no region: made in that record's
+  region, found when the service answers that the record is not in the region asked (see
+  ``_regions``); every ``NotFoundError`` shown names the region asked;
 - create: after ``OutcomeUnknownError`` (no answer, a 5xx, or a success that is not the record)
   or a success answer naming no record matching the program (see ``_created``; an id reading
   as 404 right after), the resource is looked up by its identifying fields and adopted when
@@ -39,7 +43,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from pulumi.dynamic import (
@@ -55,12 +59,13 @@ from pulumi.dynamic import (
 
 from altostratus.client.errors import (
     AltostratusError,
+    APIError,
     APITimeoutError,
     AuthenticationError,
     NotFoundError,
     OutcomeUnknownError,
 )
-from altostratus.providers import _config, _threads
+from altostratus.providers import _config, _regions, _threads
 from altostratus.providers._adopt import ADOPT_ID, adopt, check_adoption, refuse_replacing
 from altostratus.providers._created import created_record, made_instead
 from altostratus.providers._inputs import NAME_PREFIX, READ_GIVEN, auto_name
@@ -83,6 +88,16 @@ _SETTLE_DELAYS = (0.5, 1.0, 2.0, 4.0)
 
 class ProviderError(Exception):
     """A provider operation failed; the message is the one line the user sees."""
+
+
+def _first_get(props: dict[str, Any]) -> bool:
+    """Whether a read is the first of a resource declared with ``get``: the properties are only
+    those locating it (a refresh's are the outputs the state recorded)."""
+    given = props.get(READ_GIVEN)
+    if given is None:
+        return False
+    known = {key for key, value in props.items() if value is not None}
+    return known <= {*dict(given), READ_GIVEN, "__provider"}
 
 
 def one_line_errors(*, debug: bool) -> None:
@@ -127,7 +142,8 @@ class Provider(RecordHooks[RecordT], ResourceProvider):
             value = news.get(field.name)
             if value is None:
                 if field.name == "region":
-                    inputs["region"] = _config.region()
+                    if not _regions.refers(self, news):
+                        inputs["region"] = _config.region()
                 elif field.required and field.name != self.naming:
                     failures.append(CheckFailure(field.name, f"{field.name} is required"))
                 continue
@@ -165,7 +181,7 @@ class Provider(RecordHooks[RecordT], ResourceProvider):
     def _changed(self, olds: dict[str, Any], news: dict[str, Any]) -> list[str]:
         changed = []
         for field in self.fields:
-            if field.name not in news and field.keep_when_absent:
+            if field.at_create or (field.name not in news and field.keep_when_absent):
                 continue
             new, old = news.get(field.name), olds.get(field.name)
             if contains_unknown(new) or field.normalize(old) != field.normalize(new):
@@ -191,7 +207,11 @@ class Provider(RecordHooks[RecordT], ResourceProvider):
         ident = inputs.get("name") or inputs.get("label") or inputs.get("url") or ""
         if inputs.get(ADOPT_ID):
             return self._adopt(inputs, str(inputs[ADOPT_ID]))
-        with self._failing("create", str(ident)):
+        if _regions.refers(self, inputs) and not self.reference_missing:
+            # Made in its referenced record's region, read first (see _regions).
+            with self._failing("create", str(ident)):
+                inputs["region"] = _regions.located(self, _config.client(), inputs)
+        with self._failing("create", str(ident), inputs):
             api = _config.client()
             record = self._create_once(api, inputs)
             try:
@@ -207,13 +227,20 @@ class Provider(RecordHooks[RecordT], ResourceProvider):
             except (AltostratusError, WaitFailed) as error:
                 # The resource exists but the create cannot report it: remove it, not orphan it.
                 abandoned = self._abandon(api, str(record.id), inputs)
-                message = f"could not create {self._what(ident)}: {error}; {abandoned}"
+                asked = isinstance(error, NotFoundError) and self.regional
+                where = f" in {self._region(inputs)}" if asked else ""
+                message = f"could not create {self._what(ident)}{where}: {error}; {abandoned}"
                 raise ProviderError(message) from None
         return CreateResult(str(record.id), self._outputs(outs, inputs))
 
     def _adopt(self, inputs: dict[str, Any], id_: str) -> CreateResult:
         """The create of a resource declared with ``adopt`` (see ``_adopt``)."""
         with self._failing("adopt", id_):
+            if _regions.refers(self, inputs):
+                # Adopted where its referenced record is; a reference found nowhere is left for
+                # the adoption to report as a difference (see _adopt).
+                with suppress(_regions.RegionError):
+                    inputs["region"] = _regions.located(self, _config.client(), inputs)
             try:
                 live = adopt(self, _config.client(), inputs)
             except NotFoundError:
@@ -238,7 +265,7 @@ class Provider(RecordHooks[RecordT], ResourceProvider):
         for attempt in range(1, _CREATE_ATTEMPTS + 1):
             failure: Exception
             try:
-                answer = self._post(api, inputs)
+                answer = self._post_where_referred(api, inputs)
             except OutcomeUnknownError as unknown:
                 found = self._look_for_created(api, inputs, unknown)
                 failure = unknown
@@ -264,6 +291,17 @@ class Provider(RecordHooks[RecordT], ResourceProvider):
                 raise failure
         raise AssertionError("unreachable")
 
+    def _post_where_referred(self, api: Client, inputs: dict[str, Any]) -> Any:
+        """``_post``, sent again to the referenced record's region when the service answers
+        that the record is not in the region asked (see ``_regions``); ``inputs`` then name it."""
+        try:
+            return self._post(api, inputs)
+        except APIError as error:
+            if not _regions.missing(self, inputs, error):
+                raise
+            inputs["region"] = _regions.located(self, api, inputs, asked=True)
+        return self._post(api, inputs)
+
     def _look_for_created(
         self, api: Client, inputs: dict[str, Any], unknown: OutcomeUnknownError
     ) -> list[Any]:
@@ -284,10 +322,12 @@ class Provider(RecordHooks[RecordT], ResourceProvider):
         return found
 
     def read(self, id_: str, props: dict[str, Any]) -> ReadResult:
-        with self._failing("read", id_):
+        with self._failing("read", id_, props):
             try:
                 live = self._fetch(_config.client(), id_, props)
             except NotFoundError:
+                if _first_get(props):
+                    raise ProviderError(self._not_there(id_, props)) from None
                 return ReadResult(id_=None, outs={})
         if self._being_removed(live):
             return ReadResult(id_=None, outs={})
@@ -306,16 +346,31 @@ class Provider(RecordHooks[RecordT], ResourceProvider):
             inputs[NAME_PREFIX] = props[NAME_PREFIX]
         return ReadResult(id_=id_, outs=outs, inputs=inputs)
 
+    def _not_there(self, id_: str, props: dict[str, Any]) -> str:
+        """The error of a ``get`` whose record does not exist where it looked."""
+        if not self.regional:
+            return f"could not read {self._what(id_)}: it does not exist"
+        region = self._region(props)
+        named = (props.get(READ_GIVEN) or {}).get("region")
+        why = "" if named else " (the configured region: get looks there when given no region)"
+        return f"could not read {self._what(id_)}: it does not exist in {region}{why}"
+
     def update(self, id_: str, olds: dict[str, Any], news: dict[str, Any]) -> UpdateResult:
         news = {k: v for k, v in news.items() if k != "__provider"}
         changed = set(self._changed(olds, news))
-        with self._failing("update", id_):
+        if self.regional and news.get("region") is None and olds.get("region"):
+            # A program naming no region keeps the one the create found (see _regions).
+            news["region"] = olds["region"]
+        for field in self.fields:
+            if field.at_create:
+                news[field.name] = olds.get(field.name)  # the value the create used
+        with self._failing("update", id_, news):
             live = self._apply(_config.client(), id_, olds, news, changed)
         known = {k: v for k, v in olds.items() if k != NAME_PREFIX}
         return UpdateResult(self._outputs(live, {**known, **news}))
 
     def delete(self, id_: str, props: dict[str, Any]) -> None:
-        with self._failing("delete", id_):
+        with self._failing("delete", id_, props):
             remove_until_gone(self, _config.client(), id_, props)
 
     def _outputs(self, live: dict[str, Any], inputs: dict[str, Any]) -> dict[str, Any]:
@@ -333,12 +388,20 @@ class Provider(RecordHooks[RecordT], ResourceProvider):
         return f"{self.kind} {ident!r}" if ident else f"the {self.kind}"
 
     @contextmanager
-    def _failing(self, action: str, ident: str) -> Iterator[None]:
+    def _failing(
+        self, action: str, ident: str, props: dict[str, Any] | None = None
+    ) -> Iterator[None]:
+        """Turn what fails into one ``ProviderError`` line; a 404 names the region asked (that
+        of the resource's ``props`` when it ends)."""
         try:
             yield
         except AuthenticationError as error:
             raise ProviderError(
                 f"could not {action} {self._what(ident)}: {error}; {STALE_KEY_HINT}"
             ) from None
+        except NotFoundError as error:
+            asked = self.regional and props is not None
+            where = f" in {self._region(props)}" if asked and props is not None else ""
+            raise ProviderError(f"could not {action} {self._what(ident)}{where}: {error}") from None
         except (AltostratusError, WaitFailed, ValueError) as error:
             raise ProviderError(f"could not {action} {self._what(ident)}: {error}") from None

@@ -29,7 +29,7 @@ from typing_extensions import NotRequired
 
 from altostratus.client.errors import OutcomeUnknownError
 from altostratus.providers import _validate
-from altostratus.providers._inputs import arg, cidr_set
+from altostratus.providers._inputs import arg, cidr_set, expand_port_range
 from altostratus.providers._validate import contains_unknown
 
 if TYPE_CHECKING:
@@ -46,6 +46,7 @@ _CHECKS = {
     "protocol": _validate.one_of("tcp", "udp", "icmp"),
     "start_port": _validate.port_text,
     "end_port": _validate.port_text,
+    "port_range": _validate.port_range,
     "cidr": _validate.cidr_list,
     "label": _validate.optional_text,
     "action": _validate.one_of("allow", "deny"),
@@ -64,6 +65,9 @@ class FirewallInlineRuleArgs:
     label: pulumi.Input[str] | None = None
     action: pulumi.Input[str] | None = None
     """allow (service default) or deny."""
+    port_range: pulumi.Input[str] | None = None
+    """The ports as one text, "80" or "80-443" (the Terraform provider's blocks), in place of
+    ``start_port`` and ``end_port``: not with them."""
 
 
 # <generated: FirewallInlineRuleArgsDict>
@@ -74,6 +78,7 @@ class FirewallInlineRuleArgsDict(TypedDict):
     cidr: NotRequired[pulumi.Input[Sequence[pulumi.Input[str]]]]
     label: NotRequired[pulumi.Input[str]]
     action: NotRequired[pulumi.Input[str]]
+    port_range: NotRequired[pulumi.Input[str]]
 
 
 # </generated>
@@ -95,6 +100,12 @@ def inline_rule(value: Any) -> str | None:
         reason = None if contains_unknown(given) else check(given)
         if reason is not None:
             return f"{key} {reason}"
+    value = dict(value)
+    both = expand_port_range(value)
+    if both is not None:
+        return both
+    if value.get("port_range") is not None:
+        return None  # unknown until the deployment
     protocol, start, end = (value.get(k) for k in ("protocol", "start_port", "end_port"))
     if protocol == "icmp" and (start is not None or end is not None):
         return "start_port and end_port must be left out for icmp"
@@ -110,13 +121,17 @@ def _digits(value: Any) -> TypeGuard[str]:
 
 
 def coerced(value: Any) -> Any:
-    """The rules without the fields left out (None)."""
+    """The rules without the fields left out (None), a ``port_range`` as ``start_port`` and
+    ``end_port``."""
     if not isinstance(value, list):
         return value
-    return [
-        {k: v for k, v in rule.items() if v is not None} if isinstance(rule, dict) else rule
-        for rule in value
-    ]
+    rules = []
+    for rule in value:
+        if isinstance(rule, dict):
+            rule = {k: v for k, v in rule.items() if v is not None}
+            expand_port_range(rule)
+        rules.append(rule)
+    return rules
 
 
 def shape(rule: Any) -> tuple[Any, ...]:

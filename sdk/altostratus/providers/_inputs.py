@@ -49,7 +49,8 @@ class Field:
     ``replaces``: the API cannot change it in place. ``keep_when_absent``: leaving the input out
     means "whatever the service has" (true for optional values the service fills in); when false,
     leaving it out asks for the value to be cleared (a reserved IP's assignment). ``secret``: kept
-    out of the inputs realigned by a refresh.
+    out of the inputs realigned by a refresh. ``at_create``: read by the create only (the API has
+    no way to change it): a change shows no difference and the state keeps the created value.
     """
 
     name: str
@@ -62,6 +63,7 @@ class Field:
     secret: bool = False
     alias: str | None = None
     """Another keyword the resource's constructor takes for it (the bridged provider's name)."""
+    at_create: bool = False
 
 
 _RULES = "altostratus.input"
@@ -76,9 +78,12 @@ def arg(
     keep_when_absent: bool = True,
     secret: bool = False,
     alias: str | None = None,
+    at_create: bool = False,
 ) -> Any:
     """An optional ``Args`` field (default None) carrying the input's rules (see ``Field``)."""
-    rules = Field("", validate, False, replaces, normalize, coerce, keep_when_absent, secret, alias)
+    rules = Field(
+        "", validate, False, replaces, normalize, coerce, keep_when_absent, secret, alias, at_create
+    )
     return dataclasses.field(default=None, metadata={_RULES: rules})
 
 
@@ -156,6 +161,26 @@ def backend_set(value: Any) -> Any:
             )
         )
     return sorted(keys, key=repr)
+
+
+PORT_RANGE_BOTH = "port_range cannot be given with start_port or end_port: give one or the other"
+
+
+def expand_port_range(rule: dict[str, Any]) -> str | None:
+    """Turn a rule's ``port_range`` ("80", "80-443", already valid) into its ``start_port`` and
+    ``end_port``, in place, as the API takes them; why not, when the rule gives both forms. An
+    unknown range (a preview) is left as it is."""
+    given = rule.get("port_range")
+    if given is None:
+        rule.pop("port_range", None)
+        return None
+    if rule.get("start_port") is not None or rule.get("end_port") is not None:
+        return PORT_RANGE_BOTH
+    if isinstance(given, str) and _validate.port_range(given) is None:
+        start, _, end = given.partition("-")
+        rule["start_port"], rule["end_port"] = start.strip(), (end or start).strip()
+        del rule["port_range"]
+    return None
 
 
 def region_arg() -> Any:

@@ -49,6 +49,14 @@ class RecordHooks(ABC, Generic[RecordT]):
     """The field showing a removal under way, when it is not ``state_field``."""
     removal_takes_time: ClassVar[bool] = False
     """Whether the service may remove the record after answering its delete (see ``_removal``)."""
+    reference: ClassVar[str | None] = None
+    """The input naming the record this one refers to, whose region it is made in (see
+    ``_regions``): ``network_id`` for a firewall."""
+    referred_kind: ClassVar[str] = ""
+    """What the user calls the referenced record: "network"."""
+    reference_missing: ClassVar[frozenset[str]] = frozenset()
+    """The codes of a create's answer saying the referenced record is not in the region asked;
+    none: the create does not name it, so it is read before (see ``_regions``)."""
 
     @abstractmethod
     def _post(self, api: Client, inputs: dict[str, Any]) -> Any:
@@ -70,6 +78,14 @@ class RecordHooks(ABC, Generic[RecordT]):
     @abstractmethod
     def _lookup(self, api: Client, inputs: dict[str, Any]) -> list[RecordT]:
         """The records matching the identifying ``inputs`` of a create."""
+
+    def _refers_in(self, api: Client, value: str, region: str) -> bool:
+        """Whether the record the ``reference`` input names (``value``) is in ``region``."""
+        raise NotImplementedError(f"the {self.kind} refers to no record")
+
+    def _referred(self, value: str) -> str:
+        """The referenced record, in words for messages: ``network 'f00d...'``."""
+        return f"{self.referred_kind} {value!r}"
 
     def _where(self, props: dict[str, Any]) -> dict[str, Any]:
         return {"region": self._region(props)} if self.regional else {}
@@ -131,7 +147,7 @@ class RecordHooks(ABC, Generic[RecordT]):
 
     def _updates(self, news: dict[str, Any], changed: set[str]) -> dict[str, Any]:
         """The changed inputs that the API updates in place."""
-        updatable = {field.name for field in self.fields if not field.replaces}
+        updatable = {f.name for f in self.fields if not (f.replaces or f.at_create)}
         return {name: news.get(name) for name in sorted(changed & updatable)}
 
     @staticmethod

@@ -109,6 +109,19 @@ def port_text(value: Any) -> str | None:
     return None
 
 
+def port_range(value: Any) -> str | None:
+    """A port or a range of ports as the Terraform provider's rules write them: "80", "80-443"."""
+    if not isinstance(value, str):
+        return 'must be text holding a port or a range, such as "80" or "80-443"'
+    start, dash, end = value.partition("-")
+    reason = port_text(start.strip()) or (port_text(end.strip()) if dash else None)
+    if reason is not None:
+        return f'must be a port or a range of ports 1 to 65535 ("80", "80-443"), not {value!r}'
+    if dash and int(end) < int(start):
+        return f"must not end below its start, not {value!r}"
+    return None
+
+
 def region(value: Any) -> str | None:
     """A region code in any case (``lon1`` is ``LON1``); an unknown code is the API's to refuse."""
     if isinstance(value, str) and _REGION_CODE.fullmatch(region_code(value)):

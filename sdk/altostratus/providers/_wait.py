@@ -21,6 +21,15 @@ _STEADY_SECONDS = 10.0
 _MAX_DELAY = 5.0
 
 
+WAIT_LONGER = (
+    "raise altostratus:waitTimeoutSeconds to wait longer (pulumi destroy and refresh use the "
+    "configuration stored by the last pulumi up: run pulumi up after raising it, or pass "
+    "--run-program)"
+)
+"""The hint of a wait that timed out; true of a create (the program's configuration) and of a
+destroy (the stored one) alike."""
+
+
 class WaitFailed(Exception):
     """A wait ended without what it waited for; the message is one line saying why."""
 
@@ -87,8 +96,7 @@ def wait_until(
         if last in failed:
             raise ReadinessFailed(f"{what} reached state {last!r} and will not become {goal}")
     raise ReadinessTimeout(
-        f"{what} was not {goal} after {timeout:g} s (last state {last!r}); raise "
-        "altostratus:waitTimeoutSeconds to wait longer"
+        f"{what} was not {goal} after {timeout:g} s (last state {last!r}); {WAIT_LONGER}"
     )
 
 
@@ -100,11 +108,14 @@ def retry_while(
     timeout: float,
     sleep: Callable[[float], None] = time.sleep,
     clock: Callable[[], float] = time.monotonic,
+    hopeless: Callable[[Exception, float], str | None] = lambda _error, _elapsed: None,
 ) -> T:
     """Call ``attempt`` until it returns; an error that ``refused`` accepts is retried at the
     poll delays, any other is raised at once. At the deadline, ``StillRefused`` says ``why``
-    (``still in use``) with the last refusal's message."""
-    deadline = clock() + timeout
+    (``still in use``) with the last refusal's message. ``hopeless`` (given a refusal and the
+    seconds waited so far) says why waiting on cannot help, ending the wait at once."""
+    start = clock()
+    deadline = start + timeout
     delays = poll_delays()
     while True:
         try:
@@ -114,8 +125,8 @@ def retry_while(
                 raise
             remaining = deadline - clock()
             if remaining <= 0:
-                raise StillRefused(
-                    f"{why} after {timeout:g} s: {error}; raise "
-                    "altostratus:waitTimeoutSeconds to wait longer"
-                ) from None
+                raise StillRefused(f"{why} after {timeout:g} s: {error}; {WAIT_LONGER}") from None
+            because = hopeless(error, clock() - start)
+            if because is not None:
+                raise StillRefused(because) from None
             sleep(min(next(delays), remaining))

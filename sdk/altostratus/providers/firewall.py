@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import pulumi
 
-from altostratus.providers import _inline_rules, _validate
+from altostratus.providers import _inline_rules, _regions, _validate
 from altostratus.providers._base import Provider
 from altostratus.providers._inline_rules import FirewallInlineRuleArgs, FirewallInlineRuleArgsDict
 from altostratus.providers._inputs import arg, inputs_of, region_arg
@@ -29,8 +29,9 @@ class FirewallArgs:
     name: pulumi.Input[str] | None = arg(_validate.text)
     """Unique per region; ``<resource name>-<7 random characters>`` when left out."""
     region: pulumi.Input[str] | None = region_arg()
-    create_default_rules: pulumi.Input[bool] | None = arg(_validate.boolean, replaces=True)
-    """Whether the service adds its three allow-all ingress rules (service default: true)."""
+    create_default_rules: pulumi.Input[bool] | None = arg(_validate.boolean, at_create=True)
+    """Whether the service adds its three allow-all ingress rules (service default: true). Read
+    at creation only: a later change shows no difference and changes nothing (the API cannot)."""
     ingress_rules: (
         pulumi.Input[Sequence[pulumi.Input[FirewallInlineRuleArgs | FirewallInlineRuleArgsDict]]]
         | None
@@ -48,10 +49,16 @@ class FirewallProvider(RegionalRecords["FirewallRecord"], Provider["FirewallReco
     removal_takes_time = True
     kind = "firewall"
     naming = "name"
+    reference = "network_id"
+    referred_kind = "network"
+    reference_missing = frozenset({"database_network_not_found"})
     fields = inputs_of(FirewallArgs)
 
     def _records(self, api: Client) -> FirewallsAPI:
         return api.firewalls
+
+    def _refers_in(self, api: Client, value: str, region: str) -> bool:
+        return _regions.found(lambda: api.networks.get(value, region=region))
 
     def _post(self, api: Client, inputs: dict[str, Any]) -> FirewallCreated:
         return api.firewalls.create(
@@ -90,9 +97,10 @@ class FirewallProvider(RegionalRecords["FirewallRecord"], Provider["FirewallReco
 
 
 class Firewall(AltostratusResource[FirewallArgs], module="altostratus", name="Firewall"):
-    """A firewall. Changing ``network_id``, ``region`` or ``create_default_rules`` replaces it;
-    ``name`` and the inline rules (``ingress_rules``, ``egress_rules``) update in place. A
-    firewall with inline rules takes no ``FirewallRule`` resources (see ``FirewallRule``)."""
+    """A firewall. Changing ``network_id`` or ``region`` replaces it; ``name`` and the inline
+    rules (``ingress_rules``, ``egress_rules``) update in place; ``create_default_rules`` counts
+    at creation only (a change shows no difference). A firewall with inline rules takes no
+    ``FirewallRule`` resources (see ``FirewallRule``)."""
 
     _provider_class = FirewallProvider
     _args_class = FirewallArgs

@@ -9,12 +9,14 @@ from typing import TYPE_CHECKING, Any, TypeGuard
 import pulumi
 from pulumi.dynamic import CheckFailure
 
-from altostratus.providers import _validate
+from altostratus.client.errors import NotFoundError
+from altostratus.providers import _regions, _validate
 from altostratus.providers._base import Provider
 from altostratus.providers._inputs import (
     READ_GIVEN,
     arg,
     cidr_set,
+    expand_port_range,
     inputs_of,
     region_arg,
     required,
@@ -34,7 +36,7 @@ class FirewallRuleArgs:
     protocol: pulumi.Input[str] = field(metadata=required(_validate.one_of("tcp", "udp", "icmp")))
     """tcp, udp or icmp."""
     start_port: pulumi.Input[str] | None = arg(_validate.port_text)
-    """Port text, 1 to 65535; required for tcp and udp, refused for icmp."""
+    """Port text, 1 to 65535; required for tcp and udp (or ``port_range``), refused for icmp."""
     end_port: pulumi.Input[str] | None = arg(_validate.port_text)
     cidr: pulumi.Input[Sequence[pulumi.Input[str]]] | None = arg(
         _validate.cidr_list, normalize=cidr_set
@@ -44,6 +46,10 @@ class FirewallRuleArgs:
     label: pulumi.Input[str] | None = arg(_validate.optional_text)
     action: pulumi.Input[str] | None = arg(_validate.one_of("allow", "deny"), replaces=True)
     region: pulumi.Input[str] | None = region_arg()
+    port_range: pulumi.Input[str] | None = arg(_validate.port_range)
+    """The ports as one text, "80" or "80-443" (the Terraform provider's ``port_range``), in
+    place of ``start_port`` and ``end_port``: not with them. Sent and stored as those two; the
+    output is the rule's range in this form, whichever form the program gave."""
 
 
 def _digits(value: Any) -> TypeGuard[str]:
@@ -61,9 +67,21 @@ class FirewallRuleProvider(Provider["RuleRecord"]):
     kind = "firewall rule"
     unique_lookup = False
     full_create_answer = True
+    reference = "firewall_id"
+    referred_kind = "firewall"
+    reference_missing = frozenset({"database_firewall_not_found"})
     fields = inputs_of(FirewallRuleArgs)
 
+    def _refers_in(self, api: Client, value: str, region: str) -> bool:
+        return _regions.found(lambda: api.firewalls.get(value, region=region))
+
     def _check_together(self, inputs: dict[str, Any]) -> list[CheckFailure]:
+        """The port rules; a ``port_range`` becomes ``start_port`` and ``end_port`` first."""
+        both = expand_port_range(inputs)
+        if both is not None:
+            return [CheckFailure("port_range", both)]
+        if inputs.get("port_range") is not None:
+            return []  # unknown until the deployment: the ports are checked then
         protocol, start, end = (inputs.get(k) for k in ("protocol", "start_port", "end_port"))
         if protocol == "icmp":
             given = [name for name in ("start_port", "end_port") if inputs.get(name) is not None]
@@ -87,6 +105,12 @@ class FirewallRuleProvider(Provider["RuleRecord"]):
             region=self._region(inputs),
         )
 
+    def _live(self, api: Client, record: RuleRecord, props: dict[str, Any]) -> dict[str, Any]:
+        live = super()._live(api, record, props)
+        start, end = _port_range(live)
+        live["port_range"] = (start if end == start else f"{start}-{end}") if start else None
+        return live
+
     def _settle(self, api: Client, inputs: dict[str, Any], record: RuleRecord) -> dict[str, Any]:
         live = self._live(api, record, inputs)
         if live.get("ports") is None and live.get("start_port"):
@@ -96,7 +120,10 @@ class FirewallRuleProvider(Provider["RuleRecord"]):
 
     def _lookup(self, api: Client, inputs: dict[str, Any]) -> list[RuleRecord]:
         wanted = {**_DEFAULTS, **inputs}
-        rules = api.firewall_rules.list(inputs["firewall_id"], region=self._region(inputs))
+        try:
+            rules = api.firewall_rules.list(inputs["firewall_id"], region=self._region(inputs))
+        except NotFoundError:
+            return []  # no such firewall in the region asked: nothing made there (see _regions)
         return [
             rule
             for rule in rules
@@ -162,6 +189,7 @@ class FirewallRule(
     label: pulumi.Output[str]
     action: pulumi.Output[str]
     region: pulumi.Output[str]
+    port_range: pulumi.Output[str]
 
     # <generated: FirewallRule.__init__>
     def __init__(
@@ -179,6 +207,7 @@ class FirewallRule(
         label: pulumi.Input[str] | None = None,
         action: pulumi.Input[str] | None = None,
         region: pulumi.Input[str] | None = None,
+        port_range: pulumi.Input[str] | None = None,
     ) -> None:
         super().__init__(
             resource_name,
@@ -193,6 +222,7 @@ class FirewallRule(
             label=label,
             action=action,
             region=region,
+            port_range=port_range,
         )
 
     # </generated>

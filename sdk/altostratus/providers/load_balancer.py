@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, TypedDict
 import pulumi
 from typing_extensions import NotRequired
 
-from altostratus.providers import _validate
+from altostratus.providers import _regions, _validate
 from altostratus.providers._base import Provider
 from altostratus.providers._inputs import arg, backend_set, inputs_of, region_arg, required, to_int
 from altostratus.providers._records import RegionalRecords
@@ -134,6 +134,9 @@ class LoadBalancerProvider(RegionalRecords["LoadBalancerRecord"], Provider["Load
     removal_takes_time = True
     kind = "load balancer"
     naming = "name"
+    reference = "network_id"
+    referred_kind = "network"
+    reference_missing = frozenset({"database_network_not_found"})
     full_update_answer = True
     state_field = "state"
     """The create answer is the balancer without its ``service_name``: the record is read once
@@ -142,6 +145,9 @@ class LoadBalancerProvider(RegionalRecords["LoadBalancerRecord"], Provider["Load
 
     def _records(self, api: Client) -> LoadBalancersAPI:
         return api.load_balancers
+
+    def _refers_in(self, api: Client, value: str, region: str) -> bool:
+        return _regions.found(lambda: api.networks.get(value, region=region))
 
     def _post(self, api: Client, inputs: dict[str, Any]) -> LoadBalancerRecord:
         return api.load_balancers.create(

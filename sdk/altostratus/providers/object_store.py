@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 import pulumi
 
 from altostratus.client.errors import AltostratusError
-from altostratus.providers import _validate
+from altostratus.providers import _regions, _validate
 from altostratus.providers._base import Provider, ProviderError
 from altostratus.providers._inputs import arg, inputs_of, region_arg, to_int
 from altostratus.providers._records import RegionalRecords
@@ -50,10 +50,23 @@ class ObjectStoreProvider(RegionalRecords["ObjectStoreRecord"], Provider["Object
     full_create_answer = True
     full_update_answer = True
     state_field = "status"
+    reference = "access_key_id"
+    referred_kind = "object store credential"
+    reference_missing = frozenset({"parameter_access_key_id_invalid"})
     fields = inputs_of(ObjectStoreArgs)
 
     def _records(self, api: Client) -> ObjectStoresAPI:
         return api.object_stores
+
+    def _refers_in(self, api: Client, value: str, region: str) -> bool:
+        credentials = api.object_store_credentials
+        listed: list[Any] = []
+        if not _regions.found(lambda: listed.extend(credentials.list(region=region))):
+            return False
+        return any(credential.access_key_id == value for credential in listed)
+
+    def _referred(self, value: str) -> str:
+        return "object store credential of the access_key_id given"  # the key is a secret
 
     def _post(self, api: Client, inputs: dict[str, Any]) -> ObjectStoreRecord:
         return api.object_stores.create(

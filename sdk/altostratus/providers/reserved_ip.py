@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 import pulumi
 
 from altostratus.client.errors import OutcomeUnknownError
-from altostratus.providers import _validate
+from altostratus.providers import _regions, _validate
 from altostratus.providers._base import Provider
 from altostratus.providers._inputs import arg, inputs_of, region_arg
 from altostratus.providers._records import RegionalRecords
@@ -47,10 +47,15 @@ class ReservedIpProvider(RegionalRecords["ReservedIpRecord"], Provider["Reserved
     removal_takes_time = True
     kind = "reserved IP"
     naming = "name"
+    reference = "assign_to_id"
+    referred_kind = "load balancer"
     fields = inputs_of(ReservedIpArgs)
 
     def _records(self, api: Client) -> ReservedIpsAPI:
         return api.reserved_ips
+
+    def _refers_in(self, api: Client, value: str, region: str) -> bool:
+        return _regions.found(lambda: api.load_balancers.get(value, region=region))
 
     def _post(self, api: Client, inputs: dict[str, Any]) -> ReservedIpRecord:
         return api.reserved_ips.create(name=inputs["name"], region=self._region(inputs))
