@@ -91,7 +91,8 @@ class EmulatorApp:
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
         request = Request(environ)
         if request.path == "/_emulator" or request.path.startswith("/_emulator/"):
-            response = self._buffered(environ) or admin.dispatch(self, request)
+            limit = admin.body_limit(request.path)
+            response = self._buffered(environ, limit) or admin.dispatch(self, request)
             changed = response.status_code < 400
         elif request.path == "/openapi.json" and request.method in ("GET", "HEAD"):
             response = json_response(openapi.document())
@@ -117,10 +118,10 @@ class EmulatorApp:
         return result
 
     @staticmethod
-    def _buffered(environ: dict[str, Any]) -> Response | None:
+    def _buffered(environ: dict[str, Any], limit: int = limits.MAX_BODY_BYTES) -> Response | None:
         """Read the body whole within its bound; the refusal when it cannot be."""
         try:
-            limits.buffer_body(environ)
+            limits.buffer_body(environ, limit)
         except EmulatorError as error:
             return error_response(error)
         return None

@@ -66,7 +66,8 @@ KINDS = {
     "reserved_ips": "/v2/vpc/ips",
     "webhooks": "/v2/webhooks",
 }
-_STORES = {"object_store_credentials": "credentials"}
+#: The fields of a seed entry that its create call does not take.
+_SEED_ONLY = ("objects", "assign_to_id")
 _ACCOUNT_FIELDS = {"name", "api_key", "quota", *KINDS}
 
 
@@ -126,7 +127,9 @@ def apply(app: EmulatorApp, seed: dict[str, Any]) -> None:
 
 
 def _account(state: State, account: dict[str, Any], index: int, where: str) -> str:
-    name = str(account.get("name") or f"account-{index + 1}")
+    name = account.get("name") or f"account-{index + 1}"
+    if not isinstance(name, str):
+        raise SeedError(f"{where}.name: a text")
     key = account.get("api_key")
     with state.lock:
         if index == 0:
@@ -165,36 +168,74 @@ def _create(
         where = f"{where} (id {fixed})"
         if any(store.records.get(fixed) is not None for store in app.state.stores()):
             raise SeedError(f"{where}: another record has this id")
-    body = {k: v for k, v in entry.items() if k not in ("id", "region", "objects")}
-    query = {"region": str(entry["region"])} if entry.get("region") else {}
+    body = {k: v for k, v in entry.items() if k not in ("id", "region", *_SEED_ONLY)}
+    region = entry.get("region")
+    if region is not None and not isinstance(region, str):
+        raise SeedError(f"{where}.region: a region's slug (LON1)")
+    query = {"region": region} if region else {}
+    objects = _objects(entry.get("objects") or {}, where) if kind == "object_stores" else {}
     with given_id(fixed):
-        answer = WSGIClient(app).post(
-            path,
-            query_string=query,
-            data=json.dumps(body),
-            content_type="application/json",
-            headers={"Authorization": f"bearer {key}"},
-        )
-    made = answer.get_json(silent=True) or {}
+        made = _call(app, key, path, body, query, where)
+    if objects:
+        bucket = app.state.object_stores.records[str(made.get("id"))].bucket
+        for name, data in objects.items():
+            s3_objects.put(bucket, name, data)
+    assigned = entry.get("assign_to_id") if kind == "reserved_ips" else None
+    if assigned is not None:
+        action = {"action": "assign", "assign_to_id": assigned}
+        _call(app, key, f"{path}/{made.get('id')}/actions", action, query, f"{where}.assign_to_id")
+
+
+def _call(
+    app: EmulatorApp, key: str, path: str, body: Any, query: dict[str, str], where: str
+) -> dict[str, Any]:
+    """The service's answer to ``POST path`` with ``body``; a refusal is a ``SeedError``."""
+    try:
+        data = json.dumps(body, allow_nan=False)
+    except (TypeError, ValueError) as error:  # a YAML date, a NaN: not a value the API takes
+        raise SeedError(f"{where}: {error}") from None
+    answer = WSGIClient(app).post(
+        path,
+        query_string=query,
+        data=data,
+        content_type="application/json",
+        headers={"Authorization": f"bearer {key}"},
+    )
+    made = answer.get_json(silent=True)
+    made = made if isinstance(made, dict) else {}
     if answer.status_code != 200:
         code, reason = made.get("code", ""), made.get("reason", answer.status)
         raise SeedError(f"{where}: {answer.status_code} {code}: {reason}")
-    if kind == "object_stores":
-        _put_objects(app.state, str(made.get("id")), entry.get("objects") or {}, where)
+    return made
 
 
-def _put_objects(state: State, store_id: str, objects: Any, where: str) -> None:
+def _objects(objects: Any, where: str) -> dict[str, bytes]:
+    """A store entry's ``objects``, each key's bytes, checked before the store is made."""
     if not isinstance(objects, dict):
         raise SeedError(f"{where}.objects: an object of key: text (or {{base64: ...}})")
-    bucket = state.object_stores.records[store_id].bucket
+    found = {}
     for name, value in objects.items():
+        at = f"{where}.objects[{name!r}]"
+        if not isinstance(name, str) or not 0 < len(_utf8(name, at)) <= 1024:
+            raise SeedError(f"{at}: a key is a text of 1 to 1024 bytes")
         if isinstance(value, str):
-            data = value.encode()
-        elif isinstance(value, dict) and isinstance(value.get("base64"), str):
-            data = base64.b64decode(value["base64"])
+            data = _utf8(value, at)
+        elif isinstance(value, dict) and set(value) == {"base64"}:
+            try:
+                data = base64.b64decode(value["base64"], validate=True)
+            except (TypeError, ValueError):
+                raise SeedError(f"{at}.base64: not valid base64") from None
         else:
-            raise SeedError(f"{where}.objects[{name!r}]: a text, or {{base64: ...}}")
-        s3_objects.put(bucket, str(name), data)
+            raise SeedError(f"{at}: a text, or {{base64: ...}}")
+        found[name] = data
+    return found
+
+
+def _utf8(text: str, where: str) -> bytes:
+    try:
+        return text.encode()
+    except UnicodeEncodeError:
+        raise SeedError(f"{where}: holds a lone surrogate, which UTF-8 cannot carry") from None
 
 
 @contextmanager

@@ -3,8 +3,9 @@
 Each record is written as the create call that makes it again, from the state's public records:
 its fixed ``id``, its ``region`` and its create fields; a firewall with its rules (and
 ``create_default_rules: false``), an object store with its owner's key and its objects (text, or
-``{base64: ...}`` for bytes that are not UTF-8). The default networks are left out: each account
-gets its own again. Not kept: a reserved IP's assignment, webhooks' delivery counts, the clock.
+``{base64: ...}`` for bytes that are not UTF-8), a reserved IP with the balancer it is assigned
+to (``assign_to_id``). The default networks are left out: each account gets its own again. Not
+kept: webhooks' delivery counts, the clock.
 """
 
 from __future__ import annotations
@@ -47,12 +48,22 @@ def _resources(state: State, account_id: str) -> dict[str, list[dict[str, Any]]]
         "object_store_credentials": [_credential(c) for c in own(state.credentials)],
         "object_stores": [_store(s, owners) for s in own(state.object_stores)],
         "load_balancers": [_balancer(b) for b in own(state.load_balancers)],
-        "reserved_ips": [_given(r, name=r.name) for r in own(state.reserved_ips)],
+        "reserved_ips": [
+            _given(r, name=r.name, assign_to_id=_live(state.load_balancers, r.assigned_to_id))
+            for r in own(state.reserved_ips)
+        ],
         "webhooks": [
             _given(w, url=w.url, events=list(w.events), secret=w.secret)
             for w in own(state.webhooks)
         ],
     }
+
+
+def _live(store: Any, record_id: str | None) -> str | None:
+    """``record_id`` while it names a record of ``store`` that is not being removed."""
+    if record_id is None or record_id not in store.records or record_id in store.removals:
+        return None
+    return record_id
 
 
 def _given(record: Any, **fields: Any) -> dict[str, Any]:
@@ -131,5 +142,5 @@ def _balancer(balancer: Any) -> dict[str, Any]:
         "firewall_id",
     )
     fields = {name: getattr(balancer, name) for name in names}
-    backends = [dataclasses.asdict(b) for b in balancer.backends]
+    backends = [dict(b) for b in balancer.backends]
     return _given(balancer, **fields, backends=backends)
