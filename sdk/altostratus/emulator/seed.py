@@ -17,7 +17,8 @@ A seed is YAML or JSON::
 Each resource entry is the body of the service's create call for that kind (the same fields,
 checked the same way), plus ``id`` (fixed; a fresh one when left out) and ``region`` (the
 default one when left out). An object store names its owner (``access_key_id``) and may list
-``objects`` (key: text, or ``{base64: ...}``). Entries are created in the order of ``KINDS``
+``objects`` (key: text, or ``{base64: ...}``), a reserved IP the balancer it is assigned to
+(``assign_to_id``). Entries are created in the order of the table of kinds (``state.kinds``)
 through the service's own create calls, so a refused entry fails with the service's reason, as
 one line naming the entry: ``accounts[0].networks[1] (id net-b): 422 ...``. Loading replaces the
 whole state (as a reset does, then the seed). A bucket's suffix is new at each load.
@@ -38,6 +39,9 @@ from werkzeug.test import Client as WSGIClient
 
 from altostratus.emulator.s3 import store as s3_objects
 from altostratus.emulator.state.base import given_id
+from altostratus.emulator.state.kinds import KINDS, Kind
+from altostratus.emulator.state.object_stores import ObjectStore
+from altostratus.emulator.state.reserved_ips import ReservedIp
 
 if TYPE_CHECKING:
     from altostratus.emulator.faults import RequestLog
@@ -56,19 +60,9 @@ class EmulatorApp(Protocol):
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Any: ...
 
 
-#: The resource kinds of a seed, in the order they are made, with their create paths.
-KINDS = {
-    "networks": "/v2/vpc/networks",
-    "firewalls": "/v2/vpc/firewalls",
-    "object_store_credentials": "/v2/objectstore/credentials",
-    "object_stores": "/v2/objectstores",
-    "load_balancers": "/v2/vpc/loadbalancers",
-    "reserved_ips": "/v2/vpc/ips",
-    "webhooks": "/v2/webhooks",
-}
 #: The fields of a seed entry that its create call does not take.
 _SEED_ONLY = ("objects", "assign_to_id")
-_ACCOUNT_FIELDS = {"name", "api_key", "quota", *KINDS}
+_ACCOUNT_FIELDS = {"name", "api_key", "quota", *(kind.seed_key for kind in KINDS)}
 
 
 class SeedError(ValueError):
@@ -100,9 +94,9 @@ def check_shape(seed: Any) -> dict[str, Any]:
         if unknown:
             raise SeedError(f"{where}: {unknown[0]} is not an account field or resource kind")
         for kind in KINDS:
-            entries = account.get(kind) or []
+            entries = account.get(kind.seed_key) or []
             if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
-                raise SeedError(f"{where}.{kind}: a list of objects")
+                raise SeedError(f"{where}.{kind.seed_key}: a list of objects")
     return {"accounts": accounts}
 
 
@@ -120,9 +114,9 @@ def apply(app: EmulatorApp, seed: dict[str, Any]) -> None:
         for index, account in enumerate(seed["accounts"]):
             where = f"accounts[{index}]"
             key = _account(state, account, index, where)
-            for kind, path in KINDS.items():
-                for number, entry in enumerate(account.get(kind) or []):
-                    _create(app, key, kind, path, entry, f"{where}.{kind}[{number}]")
+            for kind in KINDS:
+                for number, entry in enumerate(account.get(kind.seed_key) or []):
+                    _create(app, key, kind, entry, f"{where}.{kind.seed_key}[{number}]")
     app.log.clear()
 
 
@@ -158,9 +152,7 @@ def _account(state: State, account: dict[str, Any], index: int, where: str) -> s
         return found.api_key
 
 
-def _create(
-    app: EmulatorApp, key: str, kind: str, path: str, entry: dict[str, Any], where: str
-) -> None:
+def _create(app: EmulatorApp, key: str, kind: Kind, entry: dict[str, Any], where: str) -> None:
     fixed = entry.get("id")
     if fixed is not None:
         if not isinstance(fixed, str) or not fixed.strip():
@@ -173,17 +165,18 @@ def _create(
     if region is not None and not isinstance(region, str):
         raise SeedError(f"{where}.region: a region's slug (LON1)")
     query = {"region": region} if region else {}
-    objects = _objects(entry.get("objects") or {}, where) if kind == "object_stores" else {}
+    objects = _objects(entry.get("objects") or {}, where) if kind.record is ObjectStore else {}
     with given_id(fixed):
-        made = _call(app, key, path, body, query, where)
+        made = _call(app, key, kind.path, body, query, where)
     if objects:
         bucket = app.state.object_stores.records[str(made.get("id"))].bucket
         for name, data in objects.items():
             s3_objects.put(bucket, name, data)
-    assigned = entry.get("assign_to_id") if kind == "reserved_ips" else None
+    assigned = entry.get("assign_to_id") if kind.record is ReservedIp else None
     if assigned is not None:
         action = {"action": "assign", "assign_to_id": assigned}
-        _call(app, key, f"{path}/{made.get('id')}/actions", action, query, f"{where}.assign_to_id")
+        actions = f"{kind.path}/{made.get('id')}/actions"
+        _call(app, key, actions, action, query, f"{where}.assign_to_id")
 
 
 def _call(
