@@ -36,6 +36,7 @@ class EmulatorApp(Protocol):
     served_hosts: frozenset[str] | None
     on_request: Callable[[dict[str, Any], float], None] | None
     seed: dict[str, Any] | None
+    replacing: Callable[[Callable[[], None]], None]
 
     def reset(self) -> None: ...
 

@@ -54,6 +54,7 @@ class EmulatorApp(Protocol):
     state: State
     log: RequestLog
     on_request: Callable[[dict[str, Any], float], None] | None
+    replacing: Callable[[Callable[[], None]], None]
 
     def clear(self) -> None: ...
 
@@ -101,10 +102,15 @@ def check_shape(seed: Any) -> dict[str, Any]:
 
 
 def load(app: EmulatorApp, seed: dict[str, Any]) -> None:
-    """Replace the app's whole state with ``seed`` (see the module)."""
+    """Replace the app's whole state with ``seed`` (see the module): one change, which a state
+    folder keeps whole or not at all (``replacing``)."""
     seed = check_shape(seed)
-    app.clear()
-    apply(app, seed)
+
+    def replace() -> None:
+        app.clear()
+        apply(app, seed)
+
+    app.replacing(replace)
 
 
 def apply(app: EmulatorApp, seed: dict[str, Any]) -> None:
