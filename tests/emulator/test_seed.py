@@ -246,7 +246,8 @@ HOSTILE = st.recursive(
     | st.integers(-(2**70), 2**70)
     | st.floats(allow_nan=False, allow_infinity=False)
     | st.text(max_size=12)
-    | st.sampled_from(["!!!", "AAE", "\ud800", "", "net-app", "lb-web", "10.9.0.0/24"]),
+    | st.sampled_from(["!!!", "AAE", "\ud800", "", "net-app", "lb-web", "10.9.0.0/24"])
+    | st.sampled_from([{"base64": "AAE"}, {"base64": 5}, {"base64": "!!"}, {"": "x" * 1025}]),
     lambda inner: (
         st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3)
     ),
