@@ -3,8 +3,10 @@ damaged or incompatible state refused at start, never reset."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import pickle
 import signal
 import subprocess
 import sys
@@ -216,8 +218,65 @@ def test_a_state_file_of_another_version_is_refused(tmp_path: Path) -> None:
 def test_a_damaged_object_file_is_refused(tmp_path: Path) -> None:
     _saved(tmp_path)
     [key_file] = (tmp_path / "objects").glob("*/*.key")
-    key_file.write_bytes(key_file.read_bytes()[:-3])
+    text = key_file.read_text()
+    key_file.write_text(text.replace('"x-amz-meta-build_id":"7"', '"x-amz-meta-build_id":"8"'))
     assert "checksum does not match" in _refused(tmp_path)
+    key_file.write_text(text[:-3])
+    assert "cannot be read" in _refused(tmp_path)
+    key_file.write_text(text)
+    [data_file] = key_file.parent.glob("*.bin")
+    data = data_file.read_bytes()
+    data_file.write_bytes(data[:-1] + b"!")
+    refused = _refused(tmp_path)
+    assert str(data_file) in refused and "checksum does not match" in refused
+    data_file.unlink()
+    refused = _refused(tmp_path)
+    assert str(data_file) in refused and f"is missing (named by {key_file.name})" in refused
+    data_file.write_bytes(data)
+    with Emulator(state_dir=tmp_path):
+        pass
+
+
+def test_an_object_file_holds_plain_values_and_its_bytes_apart(tmp_path: Path) -> None:
+    """No module path, no serialized Python object: a head of plain values (key, version,
+    ETag, content type, metadata, last modified, owner) and the bytes, named by their SHA-256."""
+    _saved(tmp_path)
+    [key_file] = (tmp_path / "objects").glob("*/*.key")
+    [data_file] = key_file.parent.glob("*.bin")
+    assert data_file.read_bytes() == b"kept bytes"
+    assert data_file.name.split(".")[1] == hashlib.sha256(b"kept bytes").hexdigest()
+    document = json.loads(key_file.read_text())
+    (version,) = document["body"]["versions"]
+    head = version["head"]
+    assert document["body"]["name"] == "dir/a.txt" and version["bytes"] == data_file.name
+    assert head["etag"] == hashlib.md5(b"kept bytes").hexdigest()
+    assert head["metadata"]["x-amz-meta-build_id"] == "7"
+    assert head["metadata"]["content-type"] == "binary/octet-stream"
+    assert {"last_modified", "owner", "version_id"} <= set(head)
+    for path in (tmp_path / "objects").rglob("*"):
+        if path.is_file():
+            assert b"altostratus." not in path.read_bytes(), path
+            assert b"moto" not in path.read_bytes(), path
+
+
+def test_an_object_file_of_the_earlier_format_is_refused_never_loaded(tmp_path: Path) -> None:
+    """The earlier format's object files were serialized Python objects behind a SHA-256:
+    whoever could write the folder could run code in the next emulator. Such a file is refused
+    in one line saying what to do, and nothing in it runs."""
+    _saved(tmp_path)
+    [key_file] = (tmp_path / "objects").glob("*/*.key")
+    ran = tmp_path / "ran"
+
+    class Payload:
+        def __reduce__(self) -> tuple[Any, ...]:
+            return (os.system, (f"touch {ran}",))
+
+    payload = pickle.dumps({"name": "dir/a.txt", "versions": [Payload()]})
+    key_file.write_bytes(hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload)
+    refused = _refused(tmp_path)
+    assert str(key_file) in refused and "an object file of an earlier format" in refused
+    assert "GET /_emulator/state" in refused
+    assert not ran.exists()
 
 
 def test_one_emulator_at_a_time_per_folder(tmp_path: Path) -> None:

@@ -286,18 +286,64 @@ def test_a_start_or_removal_cut_short_by_a_crash_is_dropped_and_a_damaged_part_r
         cut = s3.create_multipart_upload(Bucket=bucket, Key="big.bin")["UploadId"]
         _part(s3, bucket, cut, 1, b"cut")
     uploads = tmp_path / "objects" / bucket / "uploads"
-    listed = sorted(sorted(p.name for p in folder.iterdir()) for folder in uploads.iterdir())
-    assert listed == [["1.part", "upload"], ["1.part", "upload"]]
+    listed = sorted(
+        sorted(p.name.split(".")[0] + p.suffix for p in folder.iterdir())
+        for folder in uploads.iterdir()
+    )
+    assert listed == [["1.bin", "1.part", "upload"], ["1.bin", "1.part", "upload"]]
     cut_folder = uploads / hashlib.sha256(cut.encode()).hexdigest()
     (cut_folder / "upload").unlink()
     with Emulator(state_dir=tmp_path) as second:
         assert _pending(_s3(second, credential), bucket) == {kept: [1]}
     assert not cut_folder.exists()
     (kept_folder,) = uploads.iterdir()
-    part = kept_folder / "1.part"
+    (part,) = kept_folder.glob("1.*.bin")  # the part's bytes, named by their SHA-256
     part.write_bytes(part.read_bytes()[:-1] + b"!")
     with pytest.raises(StateFileError) as refused:
         Emulator(state_dir=tmp_path)
     assert str(part) in str(refused.value)
     assert "damaged" in str(refused.value)
     assert "\n" not in str(refused.value)
+
+
+def test_versions_delete_markers_and_a_multipart_object_come_back_the_same(
+    tmp_path: Path,
+) -> None:
+    """Each stored version's id, ETag, size, last modified, content type and metadata, the delete
+    markers, and a completed multipart object's ETag and part count, as before the restart."""
+    with Emulator(state_dir=tmp_path) as first:
+        bucket, credential = _store(first)
+        s3 = _s3(first, credential)
+        s3.put_bucket_versioning(Bucket=bucket, VersioningConfiguration={"Status": "Enabled"})
+        s3.put_object(Bucket=bucket, Key="v", Body=b"one", ContentType="text/plain")
+        s3.put_object(Bucket=bucket, Key="v", Body=b"two", Metadata={"n": "2"})
+        s3.delete_object(Bucket=bucket, Key="v")
+        upload_id = s3.create_multipart_upload(Bucket=bucket, Key="big.bin")["UploadId"]
+        parts = [
+            _part(s3, bucket, upload_id, 1, b"a" * PART),
+            _part(s3, bucket, upload_id, 2, b"z"),
+        ]
+        s3.complete_multipart_upload(
+            Bucket=bucket, Key="big.bin", UploadId=upload_id, MultipartUpload={"Parts": parts}
+        )
+        versions = s3.list_object_versions(Bucket=bucket)
+        head = s3.head_object(Bucket=bucket, Key="big.bin", PartNumber=1)
+    with Emulator(state_dir=tmp_path) as second:
+        s3 = _s3(second, credential)
+        again = s3.list_object_versions(Bucket=bucket)
+        for field in ("Versions", "DeleteMarkers"):
+            assert again[field] == versions[field], field
+        etag = f'"{hashlib.md5(b"one").hexdigest()}"'
+        (one,) = [v for v in again["Versions"] if v["Key"] == "v" and v["ETag"] == etag]
+        got = s3.get_object(Bucket=bucket, Key="v", VersionId=one["VersionId"])
+        assert (got["Body"].read(), got["ContentType"]) == (b"one", "text/plain")
+        (two,) = [v for v in again["Versions"] if v["Key"] == "v" and v != one]
+        assert s3.head_object(Bucket=bucket, Key="v", VersionId=two["VersionId"])["Metadata"] == {
+            "n": "2"
+        }
+        assert s3.get_object(Bucket=bucket, Key="big.bin")["Body"].read() == b"a" * PART + b"z"
+        assert (
+            s3.head_object(Bucket=bucket, Key="big.bin", PartNumber=1)["PartsCount"]
+            == head["PartsCount"]
+            == 2
+        )

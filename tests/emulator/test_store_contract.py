@@ -18,7 +18,12 @@ import pytest
 from altostratus.emulator import routes as emulator_routes
 from altostratus.emulator import state as emulator_state
 from altostratus.emulator.bodies import BODIES
+from altostratus.emulator.clock import Clock
+from altostratus.emulator.routes import ROUTES
+from altostratus.emulator.seed import check_shape
+from altostratus.emulator.state import State
 from altostratus.emulator.state.base import Store
+from altostratus.emulator.state.kinds import KINDS
 from altostratus.emulator.state.table import Record
 
 
@@ -59,6 +64,25 @@ def test_there_is_a_store_for_each_kind_of_record() -> None:
         "Credentials",
         "Webhooks",
     }
+
+
+def test_the_table_of_kinds_names_every_store_once_with_its_record_type() -> None:
+    assert sorted(kind.store.__name__ for kind in KINDS) == [s.__name__ for s in _stores()]
+    assert len({kind.name for kind in KINDS}) == len({kind.seed_key for kind in KINDS}) == 7
+    for kind in KINDS:
+        assert _typed(kind.store)[0] is kind.record, kind.name
+        # The state's typed attribute is the store the table builds.
+        assert typing.get_type_hints(State)[kind.attribute] is kind.store
+        assert type(State(Clock()).store(kind)) is kind.store
+
+
+def test_the_routes_and_the_seed_cover_every_kind_of_the_table() -> None:
+    route_modules = {m.__name__.rsplit(".", 1)[1] for m in _modules(emulator_routes)}
+    assert route_modules - {"quota", "regions"} == {kind.attribute for kind in KINDS}
+    paths = {route.path for route in ROUTES if route.method == "POST"}
+    for kind in KINDS:
+        assert kind.path.removeprefix("/v2").removeprefix("/vpc") in paths, kind.name
+        assert check_shape({"accounts": [{kind.seed_key: [{}]}]})
 
 
 @pytest.mark.parametrize("store", _stores(), ids=lambda store: store.__name__)

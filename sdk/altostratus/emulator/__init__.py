@@ -31,6 +31,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import os
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from types import TracebackType
 from typing import Any
@@ -160,18 +161,56 @@ class Emulator(EmulatorControls):
             self.s3.count_bucket(bucket)
 
         taker = snapshot.Changes(self.state)
+        # A replacement of the whole state (a reset, a state import) is one change: while it
+        # runs, its own changes are not saved, and every other save and removal waits for it;
+        # then the new buckets' objects are written, ``state.json`` whole (the step that
+        # commits it, atomic), and only then the old buckets' files removed. A crash before
+        # that step leaves the old state (the new buckets' files are strays, dropped at start),
+        # after it the new one.
+        gate = threading.RLock()
+        replacing: list[int] = []  # the thread replacing the state, while it does
+        removed: list[str] = []  # the buckets the replacement removed
 
         def save(*, compact: bool = False) -> None:
-            folder.save(
-                lambda: taker.take(self.clock, self.dispatcher),
-                lambda: taker.whole(self.clock, self.dispatcher),
-                compact=compact,
-            )
+            with gate:
+                if threading.get_ident() in replacing:
+                    return  # kept whole when the replacement ends
+                folder.save(
+                    lambda: taker.take(self.clock, self.dispatcher),
+                    lambda: taker.whole(self.clock, self.dispatcher),
+                    compact=compact,
+                )
+
+        def forget(bucket: str) -> None:
+            with gate:
+                if threading.get_ident() in replacing:
+                    removed.append(bucket)
+                else:
+                    folder.objects.forget(bucket)
+
+        def replace(change: Callable[[], None]) -> None:
+            with gate:
+                replacing.append(threading.get_ident())
+                try:
+                    change()
+                finally:  # a failed load is kept as it left the state, reset and partly made
+                    replacing.clear()
+                    with self.state.lock:
+                        kept = {s.bucket for s in self.state.object_stores.records.values()}
+                    for bucket in sorted(kept):
+                        folder.objects.sync(bucket)
+                    folder.wait()  # no fold of the old state may land after this save
+                    save(compact=True)
+                    for bucket in removed:
+                        if bucket not in kept:
+                            folder.objects.forget(bucket)
+                    removed.clear()
 
         self.app.on_change = save
+        self.app.replacing = replace
         self.dispatcher.on_change = save
         self.s3.on_change = folder.objects.save
-        self.s3.on_removed = folder.objects.forget
+        self.s3.on_removed = forget
         self._save = save
         if saved is None:
             save(compact=True)  # a new folder: its first state.json

@@ -12,7 +12,7 @@ from typing import Any, Protocol
 
 from werkzeug.wrappers import Request, Response
 
-from altostratus.emulator import same_origin, seed, seed_export
+from altostratus.emulator import limits, same_origin, seed, seed_export
 from altostratus.emulator.call import EventSink
 from altostratus.emulator.clock import check_advance, check_time_scale
 from altostratus.emulator.errors import BadRequest, EmulatorError, Forbidden, NotFound, invalid
@@ -36,6 +36,7 @@ class EmulatorApp(Protocol):
     served_hosts: frozenset[str] | None
     on_request: Callable[[dict[str, Any], float], None] | None
     seed: dict[str, Any] | None
+    replacing: Callable[[Callable[[], None]], None]
 
     def reset(self) -> None: ...
 
@@ -45,6 +46,8 @@ class EmulatorApp(Protocol):
 
 
 AdminHandler = Callable[..., Any]
+#: The endpoint whose body is a whole state, bounded as one (see ``limits``).
+STATE_PATH = "/_emulator/state"
 logger = logging.getLogger("altostratus.emulator")
 
 
@@ -237,8 +240,8 @@ _ROUTER: Router[AdminHandler] = Router(
         ("GET", "/_emulator/requests", list_requests),
         ("DELETE", "/_emulator/requests", clear_requests),
         ("GET", "/_emulator/deliveries", list_deliveries),
-        ("GET", "/_emulator/state", export_state),
-        ("PUT", "/_emulator/state", load_state),
+        ("GET", STATE_PATH, export_state),
+        ("PUT", STATE_PATH, load_state),
     ],
     what="admin endpoint",
 )
@@ -251,10 +254,15 @@ def _is_loopback(address: str | None) -> bool:
         return False
 
 
+def body_limit(path: str) -> int:
+    """The most bytes an admin request's body may hold."""
+    return limits.MAX_STATE_BYTES if path == STATE_PATH else limits.MAX_BODY_BYTES
+
+
 def _body(request: Request) -> dict[str, Any]:
     if request.method not in ("POST", "PUT"):
         return {}
-    return json_object(request.get_data(cache=True))
+    return json_object(request.get_data(cache=True), whole_state=request.path == STATE_PATH)
 
 
 def dispatch(app: EmulatorApp, request: Request) -> Response:

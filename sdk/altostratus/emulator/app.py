@@ -59,6 +59,10 @@ def service_router() -> Router[Route]:
     )
 
 
+def _run(change: Callable[[], None]) -> None:
+    change()
+
+
 class EmulatorApp:
     def __init__(
         self,
@@ -87,11 +91,15 @@ class EmulatorApp:
         self.on_request: Callable[[dict[str, Any], float], None] | None = None
         #: The seed a reset returns to (``Emulator(seed=...)``, see ``seed``).
         self.seed: dict[str, Any] | None = None
+        #: Runs a replacement of the whole state (a reset, a state import), which the state
+        #: folder keeps as one change, all or nothing (set by ``Emulator`` with a state folder).
+        self.replacing: Callable[[Callable[[], None]], None] = _run
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
         request = Request(environ)
         if request.path == "/_emulator" or request.path.startswith("/_emulator/"):
-            response = self._buffered(environ) or admin.dispatch(self, request)
+            limit = admin.body_limit(request.path)
+            response = self._buffered(environ, limit) or admin.dispatch(self, request)
             changed = response.status_code < 400
         elif request.path == "/openapi.json" and request.method in ("GET", "HEAD"):
             response = json_response(openapi.document())
@@ -117,10 +125,10 @@ class EmulatorApp:
         return result
 
     @staticmethod
-    def _buffered(environ: dict[str, Any]) -> Response | None:
+    def _buffered(environ: dict[str, Any], limit: int = limits.MAX_BODY_BYTES) -> Response | None:
         """Read the body whole within its bound; the refusal when it cannot be."""
         try:
-            limits.buffer_body(environ)
+            limits.buffer_body(environ, limit)
         except EmulatorError as error:
             return error_response(error)
         return None
@@ -129,9 +137,13 @@ class EmulatorApp:
         """Every account but the default one, resource, fault, log entry, S3 object and delivery
         gone; the clock back to the current time at the time scale the emulator started with;
         then the emulator's ``seed``, if it was given one, loaded again."""
-        self.clear()
-        if self.seed is not None:
-            seed.apply(self, self.seed)
+
+        def reset() -> None:
+            self.clear()
+            if self.seed is not None:
+                seed.apply(self, self.seed)
+
+        self.replacing(reset)
 
     def clear(self) -> None:
         """``reset`` without the seed."""

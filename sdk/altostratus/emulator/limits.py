@@ -8,6 +8,10 @@ than ``MAX_INTEGER_DIGITS`` digits, a string longer than ``MAX_TEXT`` characters
 infinities (which JSON does not have). Text parameters are refused when they hold control
 characters or lone surrogates, and names and labels past ``MAX_NAME`` characters (see
 ``Params.text``).
+
+A whole state (``PUT /_emulator/state``) is a larger body by nature: it is read up to
+``MAX_STATE_BYTES``, and only its depth, integers and numbers are bounded (an export holds as
+many records, and objects as long, as the state it was written from).
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from altostratus.emulator import peers
 from altostratus.emulator.errors import BadRequest, PayloadTooLarge, invalid
 
 MAX_BODY_BYTES = 1024 * 1024
+MAX_STATE_BYTES = 256 * 1024 * 1024
 MAX_DEPTH = 16
 MAX_ITEMS = 1000
 MAX_INTEGER_DIGITS = 20
@@ -49,17 +54,17 @@ def _drain(stream: Any, length: int | None) -> None:
         return
 
 
-def buffer_body(environ: dict[str, Any]) -> None:
-    """Read the request's body once, within ``MAX_BODY_BYTES``, and put it back as a buffer
-    of known length, so that whatever reads it next reads it whole and cannot fail."""
-    too_large = PayloadTooLarge(f"The body is larger than {MAX_BODY_BYTES} bytes")
+def buffer_body(environ: dict[str, Any], limit: int = MAX_BODY_BYTES) -> None:
+    """Read the request's body once, within ``limit`` bytes, and put it back as a buffer of
+    known length, so that whatever reads it next reads it whole and cannot fail."""
+    too_large = PayloadTooLarge(f"The body is larger than {limit} bytes")
     terminated = bool(environ.get("wsgi.input_terminated"))
     try:
         length = None if terminated else int(environ.get("CONTENT_LENGTH") or 0)
     except ValueError:
         raise BadRequest("Content-Length is not a number", "parameter_body_invalid") from None
     stream = environ["wsgi.input"]
-    if length is not None and length > MAX_BODY_BYTES:
+    if length is not None and length > limit:
         _drain(stream, length)
         raise too_large
     chunks: list[bytes] = []
@@ -72,7 +77,7 @@ def buffer_body(environ: dict[str, Any]) -> None:
                 break
             chunks.append(chunk)
             size += len(chunk)
-            if size > MAX_BODY_BYTES:
+            if size > limit:
                 _drain(stream, None if length is None else length - size)
                 raise too_large
     except PayloadTooLarge:
@@ -117,8 +122,9 @@ def _constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
-def parse_json(data: bytes) -> Any:
-    """``data`` as JSON within the bounds above; ``BadRequest`` naming what is wrong."""
+def parse_json(data: bytes, *, whole_state: bool = False) -> Any:
+    """``data`` as JSON within the bounds above (those of a whole state when ``whole_state``);
+    ``BadRequest`` naming what is wrong."""
     try:
         value = json.loads(data, parse_int=_integer, parse_constant=_constant)
     except RecursionError:
@@ -128,25 +134,29 @@ def parse_json(data: bytes) -> Any:
     except ValueError as error:
         reason = str(error).split(":")[0] if "integer" in str(error) else "not valid JSON"
         raise BadRequest(f"The body is {reason}", "parameter_body_invalid") from None
-    check_shape(value)
+    check_shape(value, sized=not whole_state)
     return value
 
 
-def check_shape(value: Any, field: str | None = None, depth: int = 0) -> None:
-    """400 naming the top-level field when ``value`` passes a bound on depth, size or text."""
+def check_shape(
+    value: Any, field: str | None = None, depth: int = 0, *, sized: bool = True
+) -> None:
+    """400 naming the top-level field when ``value`` passes a bound on depth, or (when
+    ``sized``) on size or text."""
     if depth > MAX_DEPTH:
         raise _refused(field, f"nests deeper than {MAX_DEPTH} levels")
     if isinstance(value, str):
-        if len(value) > MAX_TEXT:
+        if sized and len(value) > MAX_TEXT:
             raise _refused(field, f"holds text longer than {MAX_TEXT} characters")
     elif isinstance(value, (list, dict)):
-        if len(value) > MAX_ITEMS:
+        if sized and len(value) > MAX_ITEMS:
             raise _refused(field, f"holds more than {MAX_ITEMS} entries")
         items = value.items() if isinstance(value, dict) else ((None, v) for v in value)
         for key, item in items:
             if key is not None:
-                check_shape(key, field, depth + 1)
-            check_shape(item, field if field is not None or depth else key, depth + 1)
+                check_shape(key, field, depth + 1, sized=sized)
+            at = field if field is not None or depth else key
+            check_shape(item, at, depth + 1, sized=sized)
 
 
 def _refused(field: str | None, problem: str) -> BadRequest:

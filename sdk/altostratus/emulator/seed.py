@@ -17,7 +17,8 @@ A seed is YAML or JSON::
 Each resource entry is the body of the service's create call for that kind (the same fields,
 checked the same way), plus ``id`` (fixed; a fresh one when left out) and ``region`` (the
 default one when left out). An object store names its owner (``access_key_id``) and may list
-``objects`` (key: text, or ``{base64: ...}``). Entries are created in the order of ``KINDS``
+``objects`` (key: text, or ``{base64: ...}``), a reserved IP the balancer it is assigned to
+(``assign_to_id``). Entries are created in the order of the table of kinds (``state.kinds``)
 through the service's own create calls, so a refused entry fails with the service's reason, as
 one line naming the entry: ``accounts[0].networks[1] (id net-b): 422 ...``. Loading replaces the
 whole state (as a reset does, then the seed). A bucket's suffix is new at each load.
@@ -38,6 +39,9 @@ from werkzeug.test import Client as WSGIClient
 
 from altostratus.emulator.s3 import store as s3_objects
 from altostratus.emulator.state.base import given_id
+from altostratus.emulator.state.kinds import KINDS, Kind
+from altostratus.emulator.state.object_stores import ObjectStore
+from altostratus.emulator.state.reserved_ips import ReservedIp
 
 if TYPE_CHECKING:
     from altostratus.emulator.faults import RequestLog
@@ -50,24 +54,16 @@ class EmulatorApp(Protocol):
     state: State
     log: RequestLog
     on_request: Callable[[dict[str, Any], float], None] | None
+    replacing: Callable[[Callable[[], None]], None]
 
     def clear(self) -> None: ...
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Any: ...
 
 
-#: The resource kinds of a seed, in the order they are made, with their create paths.
-KINDS = {
-    "networks": "/v2/vpc/networks",
-    "firewalls": "/v2/vpc/firewalls",
-    "object_store_credentials": "/v2/objectstore/credentials",
-    "object_stores": "/v2/objectstores",
-    "load_balancers": "/v2/vpc/loadbalancers",
-    "reserved_ips": "/v2/vpc/ips",
-    "webhooks": "/v2/webhooks",
-}
-_STORES = {"object_store_credentials": "credentials"}
-_ACCOUNT_FIELDS = {"name", "api_key", "quota", *KINDS}
+#: The fields of a seed entry that its create call does not take.
+_SEED_ONLY = ("objects", "assign_to_id")
+_ACCOUNT_FIELDS = {"name", "api_key", "quota", *(kind.seed_key for kind in KINDS)}
 
 
 class SeedError(ValueError):
@@ -99,17 +95,22 @@ def check_shape(seed: Any) -> dict[str, Any]:
         if unknown:
             raise SeedError(f"{where}: {unknown[0]} is not an account field or resource kind")
         for kind in KINDS:
-            entries = account.get(kind) or []
+            entries = account.get(kind.seed_key) or []
             if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
-                raise SeedError(f"{where}.{kind}: a list of objects")
+                raise SeedError(f"{where}.{kind.seed_key}: a list of objects")
     return {"accounts": accounts}
 
 
 def load(app: EmulatorApp, seed: dict[str, Any]) -> None:
-    """Replace the app's whole state with ``seed`` (see the module)."""
+    """Replace the app's whole state with ``seed`` (see the module): one change, which a state
+    folder keeps whole or not at all (``replacing``)."""
     seed = check_shape(seed)
-    app.clear()
-    apply(app, seed)
+
+    def replace() -> None:
+        app.clear()
+        apply(app, seed)
+
+    app.replacing(replace)
 
 
 def apply(app: EmulatorApp, seed: dict[str, Any]) -> None:
@@ -119,14 +120,16 @@ def apply(app: EmulatorApp, seed: dict[str, Any]) -> None:
         for index, account in enumerate(seed["accounts"]):
             where = f"accounts[{index}]"
             key = _account(state, account, index, where)
-            for kind, path in KINDS.items():
-                for number, entry in enumerate(account.get(kind) or []):
-                    _create(app, key, kind, path, entry, f"{where}.{kind}[{number}]")
+            for kind in KINDS:
+                for number, entry in enumerate(account.get(kind.seed_key) or []):
+                    _create(app, key, kind, entry, f"{where}.{kind.seed_key}[{number}]")
     app.log.clear()
 
 
 def _account(state: State, account: dict[str, Any], index: int, where: str) -> str:
-    name = str(account.get("name") or f"account-{index + 1}")
+    name = account.get("name") or f"account-{index + 1}"
+    if not isinstance(name, str):
+        raise SeedError(f"{where}.name: a text")
     key = account.get("api_key")
     with state.lock:
         if index == 0:
@@ -155,9 +158,7 @@ def _account(state: State, account: dict[str, Any], index: int, where: str) -> s
         return found.api_key
 
 
-def _create(
-    app: EmulatorApp, key: str, kind: str, path: str, entry: dict[str, Any], where: str
-) -> None:
+def _create(app: EmulatorApp, key: str, kind: Kind, entry: dict[str, Any], where: str) -> None:
     fixed = entry.get("id")
     if fixed is not None:
         if not isinstance(fixed, str) or not fixed.strip():
@@ -165,36 +166,75 @@ def _create(
         where = f"{where} (id {fixed})"
         if any(store.records.get(fixed) is not None for store in app.state.stores()):
             raise SeedError(f"{where}: another record has this id")
-    body = {k: v for k, v in entry.items() if k not in ("id", "region", "objects")}
-    query = {"region": str(entry["region"])} if entry.get("region") else {}
+    body = {k: v for k, v in entry.items() if k not in ("id", "region", *_SEED_ONLY)}
+    region = entry.get("region")
+    if region is not None and not isinstance(region, str):
+        raise SeedError(f"{where}.region: a region's slug (LON1)")
+    query = {"region": region} if region else {}
+    objects = _objects(entry.get("objects") or {}, where) if kind.record is ObjectStore else {}
     with given_id(fixed):
-        answer = WSGIClient(app).post(
-            path,
-            query_string=query,
-            data=json.dumps(body),
-            content_type="application/json",
-            headers={"Authorization": f"bearer {key}"},
-        )
-    made = answer.get_json(silent=True) or {}
+        made = _call(app, key, kind.path, body, query, where)
+    if objects:
+        bucket = app.state.object_stores.records[str(made.get("id"))].bucket
+        for name, data in objects.items():
+            s3_objects.put(bucket, name, data)
+    assigned = entry.get("assign_to_id") if kind.record is ReservedIp else None
+    if assigned is not None:
+        action = {"action": "assign", "assign_to_id": assigned}
+        actions = f"{kind.path}/{made.get('id')}/actions"
+        _call(app, key, actions, action, query, f"{where}.assign_to_id")
+
+
+def _call(
+    app: EmulatorApp, key: str, path: str, body: Any, query: dict[str, str], where: str
+) -> dict[str, Any]:
+    """The service's answer to ``POST path`` with ``body``; a refusal is a ``SeedError``."""
+    try:
+        data = json.dumps(body, allow_nan=False)
+    except (TypeError, ValueError) as error:  # a YAML date, a NaN: not a value the API takes
+        raise SeedError(f"{where}: {error}") from None
+    answer = WSGIClient(app).post(
+        path,
+        query_string=query,
+        data=data,
+        content_type="application/json",
+        headers={"Authorization": f"bearer {key}"},
+    )
+    made = answer.get_json(silent=True)
+    made = made if isinstance(made, dict) else {}
     if answer.status_code != 200:
         code, reason = made.get("code", ""), made.get("reason", answer.status)
         raise SeedError(f"{where}: {answer.status_code} {code}: {reason}")
-    if kind == "object_stores":
-        _put_objects(app.state, str(made.get("id")), entry.get("objects") or {}, where)
+    return made
 
 
-def _put_objects(state: State, store_id: str, objects: Any, where: str) -> None:
+def _objects(objects: Any, where: str) -> dict[str, bytes]:
+    """A store entry's ``objects``, each key's bytes, checked before the store is made."""
     if not isinstance(objects, dict):
         raise SeedError(f"{where}.objects: an object of key: text (or {{base64: ...}})")
-    bucket = state.object_stores.records[store_id].bucket
+    found = {}
     for name, value in objects.items():
+        at = f"{where}.objects[{name!r}]"
+        if not isinstance(name, str) or not 0 < len(_utf8(name, at)) <= 1024:
+            raise SeedError(f"{at}: a key is a text of 1 to 1024 bytes")
         if isinstance(value, str):
-            data = value.encode()
-        elif isinstance(value, dict) and isinstance(value.get("base64"), str):
-            data = base64.b64decode(value["base64"])
+            data = _utf8(value, at)
+        elif isinstance(value, dict) and set(value) == {"base64"}:
+            try:
+                data = base64.b64decode(value["base64"], validate=True)
+            except (TypeError, ValueError):
+                raise SeedError(f"{at}.base64: not valid base64") from None
         else:
-            raise SeedError(f"{where}.objects[{name!r}]: a text, or {{base64: ...}}")
-        s3_objects.put(bucket, str(name), data)
+            raise SeedError(f"{at}: a text, or {{base64: ...}}")
+        found[name] = data
+    return found
+
+
+def _utf8(text: str, where: str) -> bytes:
+    try:
+        return text.encode()
+    except UnicodeEncodeError:
+        raise SeedError(f"{where}: holds a lone surrogate, which UTF-8 cannot carry") from None
 
 
 @contextmanager

@@ -32,11 +32,12 @@ def error_response(error: EmulatorError) -> Response:
     return response
 
 
-def json_object(data: bytes) -> dict[str, Any]:
-    """A JSON object body within the limits; empty for no body, 400 for anything but an object."""
+def json_object(data: bytes, *, whole_state: bool = False) -> dict[str, Any]:
+    """A JSON object body within the limits (see ``parse_json``); empty for no body, 400 for
+    anything but an object."""
     if not data.strip():
         return {}
-    body = parse_json(data)
+    body = parse_json(data, whole_state=whole_state)
     if not isinstance(body, dict):
         raise BadRequest("The body must be a JSON object", "parameter_body_invalid")
     return body

@@ -11,9 +11,11 @@ stop, and a start only loads what is there (replaying the journal a crash left, 
 like any other once it outgrows the snapshot). Every file is replaced atomically (write, fsync,
 rename, fsync the folder), so a crash, even ``kill -9``, loses at most the change in flight and
 never leaves a file half written; a crash between writing ``state.json`` and emptying the
-journal leaves files the snapshot already holds, which are skipped and removed. A file that is
-damaged, or written by an incompatible version, and a journal with a change missing, are
-refused when the emulator starts, with one line naming the
+journal leaves files the snapshot already holds, which are skipped and removed. Every file holds
+plain values (records tagged by their kind's name, ``codec``; objects as heads and bytes,
+``objects``) and the version of its format: an earlier one is read through an upgrade step per
+version (``files.UPGRADES``). A file that is damaged, or written by a later version, and a
+journal with a change missing, are refused when the emulator starts, with one line naming the
 file: never silently reset. One emulator at a time may use a folder.
 """
 

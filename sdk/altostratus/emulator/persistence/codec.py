@@ -1,26 +1,38 @@
 """The state file's encoding: the emulator's records as tagged JSON.
 
 Plain JSON values stay as they are; everything else is an object with one ``@`` tag: ``@record``
-(a dataclass of the emulator, by module and name, with every field), ``@dict``, ``@tuple``,
-``@set``, ``@datetime``, ``@bytes``, ``@network`` and ``@address``. Only dataclasses defined in the
-emulator's own modules are made when reading, and a record whose fields differ from its class's
-(a file from another version of the emulator) is refused: nothing is guessed or dropped; so is
-a record whose field does not hold what its type says (``shapes``).
+(a record of the emulator, by the name of its kind in ``RECORDS``, never by where its class is
+defined, with every field), ``@dict``, ``@tuple``, ``@set``, ``@datetime``, ``@bytes``,
+``@network`` and ``@address``. Only the record types of ``RECORDS`` are made when reading, and a
+record whose fields differ from its type's (a file from another version of the emulator) is
+refused: nothing is guessed or dropped; so is a record whose field does not hold what its type
+says (``shapes``). Moving or renaming a record's class changes nothing on disk.
 """
 
 from __future__ import annotations
 
 import base64
 import dataclasses
-import importlib
 import ipaddress
 from datetime import datetime
 from typing import Any
 
 from altostratus.emulator.persistence.shapes import check_record
+from altostratus.emulator.state.accounts import Account
+from altostratus.emulator.state.firewalls import Rule
+from altostratus.emulator.state.kinds import KINDS
 from altostratus.emulator.state.table import SAVED, Record
+from altostratus.emulator.webhooks.dispatcher import SAVED_RECORDS
 
-_MODULES = "altostratus.emulator."
+#: The record types a state file holds, by name: each kind's records (``state.kinds``), the
+#: accounts, a firewall's rules and the webhook attempts waiting.
+RECORDS: dict[str, type] = {
+    **{kind.name: kind.record for kind in KINDS},
+    "account": Account,
+    "firewall_rule": Rule,
+    **SAVED_RECORDS,
+}
+_NAMES = {kind: name for name, kind in RECORDS.items()}
 
 
 class IncompatibleState(ValueError):
@@ -47,11 +59,11 @@ def encode(value: Any) -> Any:
     if isinstance(value, (ipaddress.IPv4Address, ipaddress.IPv6Address)):
         return {"@address": str(value)}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        kind = type(value)
-        if not kind.__module__.startswith(_MODULES):
-            raise TypeError(f"{kind.__qualname__} is not a record of the emulator")
+        name = _NAMES.get(type(value))
+        if name is None:
+            raise TypeError(f"{type(value).__qualname__} is not a record of the emulator")
         fields = {f.name: encode(getattr(value, f.name)) for f in dataclasses.fields(value)}
-        return {"@record": f"{kind.__module__}:{kind.__qualname__}", "fields": fields}
+        return {"@record": name, "fields": fields}
     raise TypeError(f"the state file cannot hold a {type(value).__qualname__}")
 
 
@@ -123,17 +135,9 @@ def _kind(name: str) -> tuple[Any, frozenset[str]]:
     found = _KINDS.get(name)
     if found is not None:
         return found
-    module_name, _, qualname = name.partition(":")
-    if not module_name.startswith(_MODULES):
-        raise IncompatibleState(f"{name} is not a record of the emulator")
-    try:
-        kind: Any = importlib.import_module(module_name)
-        for part in qualname.split("."):
-            kind = getattr(kind, part)
-    except (ImportError, AttributeError):
-        raise IncompatibleState(f"this version has no record type {name}") from None
-    if not (isinstance(kind, type) and dataclasses.is_dataclass(kind)):
-        raise IncompatibleState(f"{name} is not a record type")
+    kind = RECORDS.get(name) if isinstance(name, str) else None
+    if kind is None:
+        raise IncompatibleState(f"this version has no record type {name!r}")
     _KINDS[name] = kind, frozenset(f.name for f in dataclasses.fields(kind))
     return _KINDS[name]
 
@@ -141,9 +145,7 @@ def _kind(name: str) -> tuple[Any, frozenset[str]]:
 def _record(name: str, fields: dict[str, Any]) -> Any:
     kind, expected = _kind(name)
     if fields.keys() != expected:
-        raise IncompatibleState(
-            f"{name.partition(':')[2]} records have other fields in this version"
-        )
+        raise IncompatibleState(f"{name} records have other fields in this version")
     record = object.__new__(kind)
     values = record.__dict__  # a record's fields are plain attributes: set them at once
     for field_name, encoded in fields.items():

@@ -5,6 +5,10 @@ the old file (an atomic step), and the folder is fsynced so the rename itself is
 crash at any moment leaves either the old file or the new one, never a mixture. Each state
 document carries a SHA-256 of its body, so a file damaged later (a disk error, a hand edit) is
 recognised and refused instead of half-read.
+
+Each document carries the version of the format it was written in; a document of an earlier
+version is read through one upgrade step per version since (``UPGRADES``), in memory (the
+folder is rewritten in this version by the next whole save); a later version is refused.
 """
 
 from __future__ import annotations
@@ -14,13 +18,49 @@ import hashlib
 import json
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 FORMAT = "altostratus-emulator-state"
-VERSION = 2
-#: The formats this version reads: 1 had no journal.
-READABLE = (1, 2)
+VERSION = 3
+
+
+def _same(body: Any) -> Any:
+    return body
+
+
+#: Where version 2 put each record type (by module path): its name since version 3.
+_EARLIER_RECORDS = {
+    "altostratus.emulator.state.accounts:Account": "account",
+    "altostratus.emulator.state.networks:Network": "network",
+    "altostratus.emulator.state.firewalls:Firewall": "firewall",
+    "altostratus.emulator.state.firewalls:Rule": "firewall_rule",
+    "altostratus.emulator.state.credentials:Credential": "object_store_credential",
+    "altostratus.emulator.state.object_stores:ObjectStore": "object_store",
+    "altostratus.emulator.state.load_balancers:LoadBalancer": "load_balancer",
+    "altostratus.emulator.state.reserved_ips:ReservedIp": "reserved_ip",
+    "altostratus.emulator.state.webhooks:Webhook": "webhook",
+    "altostratus.emulator.webhooks.dispatcher:_Attempt": "webhook_attempt",
+}
+
+
+def _records_by_name(body: Any) -> Any:
+    """Version 2 to 3: a record is tagged by its kind's name, no longer by its class's module
+    path (a path it does not list is left, and refused as a record type this version lacks)."""
+    if isinstance(body, list):
+        return [_records_by_name(item) for item in body]
+    if not isinstance(body, dict):
+        return body
+    upgraded = {key: _records_by_name(value) for key, value in body.items()}
+    tag = upgraded.get("@record")
+    if isinstance(tag, str):
+        upgraded["@record"] = _EARLIER_RECORDS.get(tag, tag)
+    return upgraded
+
+
+#: The step from each earlier version to the next: 1 had no journal (its body is 2's).
+UPGRADES: dict[int, Callable[[Any], Any]] = {1: _same, 2: _records_by_name}
 
 
 class StateFileError(Exception):
@@ -91,18 +131,21 @@ def load_document(path: Path) -> Any:
         raise DamagedStateFile(path, f"cannot be read ({_short(error)})") from None
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise DamagedStateFile(path, "is not an emulator state file")
-    if document.get("version") not in READABLE:
+    version = document.get("version")
+    if version != VERSION and version not in UPGRADES:
         raise DamagedStateFile(
             path,
-            f"is in state format {document.get('version')!r}, and this version of altostratus "
-            f"reads format {VERSION}",
+            f"is in state format {version!r}, and this version of altostratus reads formats "
+            f"{min(UPGRADES)} to {VERSION}",
         )
-    if _raw_digest(data) == document.get("sha256"):
-        return document["body"]  # the body's text as written: no need to encode it again
-    text = json.dumps(document.get("body"), sort_keys=True, separators=(",", ":"))
-    if hashlib.sha256(text.encode()).hexdigest() != document.get("sha256"):
-        raise DamagedStateFile(path, "is damaged (its checksum does not match)")
-    return document["body"]
+    if _raw_digest(data) != document.get("sha256"):  # another layout: the body's text again
+        text = json.dumps(document.get("body"), sort_keys=True, separators=(",", ":"))
+        if hashlib.sha256(text.encode()).hexdigest() != document.get("sha256"):
+            raise DamagedStateFile(path, "is damaged (its checksum does not match)")
+    body = document["body"]
+    for step in range(version, VERSION):
+        body = UPGRADES[step](body)
+    return body
 
 
 def _raw_digest(data: bytes) -> str | None:

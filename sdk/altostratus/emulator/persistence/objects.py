@@ -1,16 +1,22 @@
-"""Object-store contents on disk: one file per object key, rewritten when the key changes.
+"""Object-store contents on disk: one head file per object key, rewritten when the key changes,
+and the bytes of each version in a file of their own, named by their SHA-256.
 
-Each file holds every stored version of one key (moto's records, which carry the bytes, the
-metadata, the content type and the ETag) as a pickle behind a SHA-256 of it, so a damaged file
-is refused rather than loaded. The files are the emulator's own, in the state folder the user
-gave; they are read back only when that folder is used again. A bucket's versioning setting is
+A key's head (``<sha256 of the key>.key``) is a state document (format, version, checksum)
+holding, as plain values, every stored version of the key: its version id, ETag, content type
+and metadata, last modified, owner, and what else S3 keeps on it (``s3.store.version_head``),
+each naming its bytes' file (``<sha256 of the key>.<sha256 of the bytes>.bin``), which is
+written first and never changed: a crash leaves the old head or the new one, each with its bytes
+there. Nothing in the folder is code: every file is data read as data (the earlier format's
+serialized moto records are refused, never loaded), and bytes whose SHA-256 is not their name,
+or a head naming bytes that are missing, are refused. A bucket's versioning setting is
 kept beside its keys. Object tags and ACLs, which moto keeps outside the key records, are not.
 
 An unfinished multipart upload is a folder under ``uploads/``: its head (what it was started
-with: key, metadata, content type) written when it starts, and one file per part written when
-the part is sent, so a part costs its own bytes whatever the upload holds. A completed or
-aborted upload's folder is removed, its head first: a folder without a head is what a crash
-left of a start or a removal that was never answered, and is dropped at the next start.
+with: key, metadata, content type) written when it starts, and one head per part (with its
+bytes' file) written when the part is sent, so a part costs its own bytes whatever the upload
+holds. A completed or aborted upload's folder is removed, its head first: a folder without a
+head is what a crash left of a start or a removal that was never answered, and is dropped at
+the next start.
 
 A write is kept before it is answered, while it still holds the keys it touched (see
 ``s3.usage``): its keys' files are rewritten from what moto holds then, under one lock for the
@@ -21,23 +27,34 @@ compares the whole bucket with what was last written.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
-import pickle
+import re
 import shutil
 import threading
 from pathlib import Path
 from typing import Any
 
-from altostratus.emulator.persistence.files import DamagedStateFile, remove, write_atomic
+from altostratus.emulator.persistence.files import (
+    DamagedStateFile,
+    dump_document,
+    load_document,
+    remove,
+    write_atomic,
+)
 from altostratus.emulator.s3 import store
 from altostratus.emulator.s3.operations import Touched
 
 _SUFFIX = ".key"
+_BYTES = ".bin"
 _BUCKET_FILE = "bucket.json"
 _UPLOADS = "uploads"
 _HEAD = "upload"
 _PART_SUFFIX = ".part"
+#: The first line of an object file of the earlier format: serialized Python objects behind
+#: their SHA-256.
+_EARLIER = re.compile(rb"[0-9a-f]{64}\n")
 
 
 def _part_signature(part: Any) -> tuple[Any, ...]:
@@ -45,7 +62,7 @@ def _part_signature(part: Any) -> tuple[Any, ...]:
 
 
 def _signature(versions: list[Any]) -> tuple[Any, ...]:
-    return tuple((id(v), v.etag, v.version_id, v.last_modified) for v in versions)
+    return tuple((id(v), getattr(v, "etag", None), v.version_id, v.last_modified) for v in versions)
 
 
 class ObjectFiles:
@@ -57,6 +74,8 @@ class ObjectFiles:
         self._written: dict[str, dict[str, tuple[Any, ...]]] = {}
         #: Per bucket, each kept upload's parts as last written (part number: signature).
         self._uploads: dict[str, dict[str, dict[int, tuple[Any, ...]]]] = {}
+        #: Per bucket, the bytes' files each key's head names.
+        self._bytes: dict[str, dict[str, set[str]]] = {}
 
     def _bucket_folder(self, bucket: str) -> Path:
         return self.folder / bucket
@@ -129,12 +148,17 @@ class ObjectFiles:
         if parts is None:
             self._bucket_ready(bucket)
             folder.mkdir(parents=True, exist_ok=True)
-            _write_checked(folder / _HEAD, {"id": upload_id, "upload": store.upload_head(record)})
+            write_atomic(folder / _HEAD, dump_document(store.upload_head_values(record)))
             parts = kept[upload_id] = {}
         for number, part in store.upload_parts(record).items():
             signature = _part_signature(part)
             if parts.get(number) != signature:
-                _write_checked(folder / f"{number}{_PART_SUFFIX}", {"part": part})
+                stem = str(number)
+                entry = _write_version(folder, stem, part)
+                write_atomic(folder / f"{stem}{_PART_SUFFIX}", dump_document(entry))
+                for old in folder.glob(f"{stem}.*{_BYTES}"):
+                    if old.name != entry["bytes"]:
+                        remove(old)
                 parts[number] = signature
 
     def _bucket_ready(self, bucket: str) -> None:
@@ -151,21 +175,33 @@ class ObjectFiles:
             write_atomic(settings_file, settings)
 
     def _keep(self, bucket: str, key_name: str, versions: list[Any]) -> None:
-        """Write one key's versions (none: remove its file), with its lock held."""
+        """Write one key's versions (none: remove its file): the bytes' files first, then the
+        head, then the bytes' files it no longer names; with the lock held."""
         written = self._written.setdefault(bucket, {})
+        named = self._bytes.setdefault(bucket, {})
+        head_file = self._key_file(bucket, key_name)
         if not versions:
-            remove(self._key_file(bucket, key_name))
+            remove(head_file)
             written.pop(key_name, None)
+            for name in named.pop(key_name, set()):
+                remove(head_file.parent / name)
             return
         self._bucket_ready(bucket)
-        _write_checked(self._key_file(bucket, key_name), {"name": key_name, "versions": versions})
+        stem = head_file.stem
+        entries = [_write_version(head_file.parent, stem, version) for version in versions]
+        write_atomic(head_file, dump_document({"name": key_name, "versions": entries}))
         written[key_name] = _signature(versions)
+        now = _named(entries)
+        for name in named.get(key_name, set()) - now:
+            remove(head_file.parent / name)
+        named[key_name] = now
 
     def forget(self, bucket: str) -> None:
         """Remove every file of a deleted bucket."""
         with self._lock:
             self._written.pop(bucket, None)
             self._uploads.pop(bucket, None)
+            self._bytes.pop(bucket, None)
             shutil.rmtree(self._bucket_folder(bucket), ignore_errors=True)
 
     def restore(self, bucket: str) -> None:
@@ -176,9 +212,15 @@ class ObjectFiles:
         if not folder.is_dir():
             return
         keys: dict[str, list[Any]] = {}
+        named: dict[str, set[str]] = {}
         for path in sorted(folder.glob(f"*{_SUFFIX}")):
-            name, versions = _load_key(path)
-            keys[name] = versions
+            name, entries = _load_key(path)
+            keys[name] = [_read_version(path, entry) for entry in entries]
+            named[name] = _named(entries)
+        kept = set().union(*named.values())
+        for path in folder.glob(f"*{_BYTES}"):
+            if path.name not in kept:  # a write's bytes whose head a crash never wrote
+                remove(path)
         versioning = None
         settings_file = folder / _BUCKET_FILE
         if settings_file.exists():
@@ -193,6 +235,7 @@ class ObjectFiles:
         with self._lock:
             self._written[bucket] = {name: _signature(v) for name, v in keys.items()}
             self._uploads[bucket] = uploads
+            self._bytes[bucket] = named
 
     def _restore_uploads(self, bucket: str) -> dict[str, dict[int, tuple[Any, ...]]]:
         """Put the bucket's unfinished uploads back; drop the folders a crash left headless."""
@@ -210,14 +253,19 @@ class ObjectFiles:
             if not (folder / _HEAD).exists():
                 shutil.rmtree(folder, ignore_errors=True)  # a start or removal never answered
                 continue
-            upload_id, head = _load_head(folder / _HEAD)
+            head = _document(folder / _HEAD)
             parts: dict[int, Any] = {}
             for path in folder.glob(f"*{_PART_SUFFIX}"):
                 number = path.name.removesuffix(_PART_SUFFIX)
                 if not number.isdigit():
                     raise DamagedStateFile(path, "is not a part file of the emulator")
-                parts[int(number)] = _load_part(path)
-            store.restore_upload(bucket, head, parts)
+                parts[int(number)] = _read_version(path, _document(path))
+            try:
+                record = store.make_upload(head, parts)
+            except store.NotAHead as error:
+                raise DamagedStateFile(folder / _HEAD, f"is not an upload file ({error})") from None
+            upload_id = record.id
+            store.restore_upload(bucket, record, parts)
             kept[upload_id] = {n: _part_signature(part) for n, part in parts.items()}
         return kept
 
@@ -228,59 +276,62 @@ class ObjectFiles:
         return sorted(p.name for p in self.folder.iterdir() if p.is_dir() and p.name not in known)
 
 
-def _write_checked(path: Path, record: dict[str, Any]) -> None:
-    """Write ``record`` as a pickle behind its SHA-256, atomically."""
-    payload = pickle.dumps(record)
-    write_atomic(path, hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload)
+def _write_version(folder: Path, stem: str, version: Any) -> dict[str, Any]:
+    """Write a stored version's bytes to a file named by their SHA-256, unless there already;
+    the version's entry in its head file, naming it."""
+    data = store.version_bytes(version)
+    name = f"{stem}.{hashlib.sha256(data).hexdigest()}{_BYTES}"
+    if not (folder / name).exists():
+        write_atomic(folder / name, data)
+    return {"head": store.version_head(version), "bytes": name}
 
 
-def _read_checked(path: Path) -> dict[str, Any]:
-    """A record of ``_write_checked``; ``DamagedStateFile`` for a file that is not one."""
+def _named(entries: list[dict[str, Any]]) -> set[str]:
+    """The bytes' files the entries of a head name."""
+    return {entry["bytes"] for entry in entries}
+
+
+def _read_version(path: Path, entry: Any) -> Any:
+    """The stored version an entry of the head file ``path`` describes, with its bytes."""
+    if not isinstance(entry, dict) or not isinstance(entry.get("bytes"), str):
+        raise DamagedStateFile(path, "is not an object file of the emulator")
+    name = entry["bytes"]
+    data_file = path.parent / name
+    if "/" in name or not name.endswith(_BYTES) or name.startswith("."):
+        raise DamagedStateFile(path, "is not an object file of the emulator")
     try:
-        data = path.read_bytes()
+        data = data_file.read_bytes()
+    except FileNotFoundError:
+        raise DamagedStateFile(data_file, f"is missing (named by {path.name})") from None
     except OSError as error:
-        raise DamagedStateFile(path, f"cannot be read ({error.strerror})") from None
-    digest, _, payload = data.partition(b"\n")
-    if hashlib.sha256(payload).hexdigest().encode() != digest:
-        raise DamagedStateFile(path, "is damaged (its checksum does not match)")
+        raise DamagedStateFile(data_file, f"cannot be read ({error.strerror})") from None
+    if name.removesuffix(_BYTES).rpartition(".")[2] != hashlib.sha256(data).hexdigest():
+        raise DamagedStateFile(data_file, "is damaged (its checksum does not match)")
     try:
-        record = pickle.loads(payload)  # the emulator's own, checked file
-    except Exception:
-        raise DamagedStateFile(path, "was written by an incompatible version of moto") from None
-    return record if isinstance(record, dict) else {}
+        return store.make_version(entry.get("head"), data)
+    except store.NotAHead as error:
+        raise DamagedStateFile(path, f"is not an object file of the emulator ({error})") from None
 
 
-def _load_head(path: Path) -> tuple[str, Any]:
-    """An upload's id and head; ``DamagedStateFile`` for anything else."""
-    record = _read_checked(path)
-    upload_id, head = record.get("id"), record.get("upload")
-    if (
-        not isinstance(upload_id, str)
-        or not store.is_upload_record(head)
-        or getattr(head, "id", None) != upload_id
-    ):
-        raise DamagedStateFile(path, "is not an upload file of the emulator")
-    return upload_id, head
-
-
-def _load_part(path: Path) -> Any:
-    """One part of an upload; ``DamagedStateFile`` for anything else."""
-    part = _read_checked(path).get("part")
-    if not store.is_key_record(part):
-        raise DamagedStateFile(path, "is not a part file of the emulator")
-    return part
+def _document(path: Path) -> Any:
+    """The body of an object file; one of the earlier format (serialized Python objects) is
+    refused, never loaded: a folder is data, and its checksum proves nothing of who wrote it."""
+    with contextlib.suppress(OSError), path.open("rb") as file:
+        if _EARLIER.fullmatch(file.read(65)):
+            raise DamagedStateFile(
+                path,
+                "is an object file of an earlier format (Python objects), which this version "
+                "does not load: export the state with that version (GET /_emulator/state) "
+                "and load it here (PUT /_emulator/state)",
+            )
+    return load_document(path)
 
 
 def _load_key(path: Path) -> tuple[str, list[Any]]:
-    """A key file's name and versions; ``DamagedStateFile`` for anything else."""
-    record = _read_checked(path)
-    name = record.get("name")
-    versions = record.get("versions")
-    if (
-        not isinstance(name, str)
-        or not isinstance(versions, list)
-        or not versions
-        or not all(store.is_key_record(version) for version in versions)
-    ):
+    """A key file's name and version entries; ``DamagedStateFile`` for anything else."""
+    record = _document(path)
+    name = record.get("name") if isinstance(record, dict) else None
+    versions = record.get("versions") if isinstance(record, dict) else None
+    if not isinstance(name, str) or not isinstance(versions, list) or not versions:
         raise DamagedStateFile(path, "is not an object file of the emulator")
     return name, versions

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from altostratus.emulator.persistence.codec import decode, encode, saved
 from altostratus.emulator.state.accounts import Account, Accounts
+from altostratus.emulator.state.kinds import KINDS
 
 if TYPE_CHECKING:
     from altostratus.emulator.clock import Clock
@@ -18,15 +19,7 @@ if TYPE_CHECKING:
     from altostratus.emulator.webhooks import WebhookDispatcher
 
 #: The resource stores of ``State`` whose records the file holds, by attribute name.
-STORES = (
-    "networks",
-    "firewalls",
-    "load_balancers",
-    "reserved_ips",
-    "credentials",
-    "object_stores",
-    "webhooks",
-)
+STORES = tuple(kind.attribute for kind in KINDS)
 
 
 def capture(state: State, clock: Clock, dispatcher: WebhookDispatcher) -> dict[str, Any]:

@@ -7,20 +7,12 @@ PATCH for object store and credential updates, and the service's official client
 from __future__ import annotations
 
 import dataclasses
+import importlib
 from collections.abc import Iterable
 
-from altostratus.emulator.call import Route
-from altostratus.emulator.routes import (
-    credentials,
-    firewalls,
-    load_balancers,
-    networks,
-    object_stores,
-    quota,
-    regions,
-    reserved_ips,
-    webhooks,
-)
+from altostratus.emulator.call import Route, RouteTable
+from altostratus.emulator.routes import quota, regions
+from altostratus.emulator.state.kinds import KINDS
 
 
 def with_put_for_patch(routes: Iterable[Route]) -> list[Route]:
@@ -35,16 +27,16 @@ def with_put_for_patch(routes: Iterable[Route]) -> list[Route]:
     return result
 
 
-ROUTES: list[Route] = with_put_for_patch(
-    [
-        *networks.ROUTES,
-        *firewalls.ROUTES,
-        *load_balancers.ROUTES,
-        *reserved_ips.ROUTES,
-        *object_stores.ROUTES,
-        *credentials.ROUTES,
-        *webhooks.ROUTES,
-        *quota.ROUTES,
-        *regions.ROUTES,
-    ]
-)
+def kind_routes() -> list[Route]:
+    """The routes of every kind of the table of kinds: each kind's module here is named as its
+    store (``routes/networks.py`` for ``State.networks``)."""
+    found: list[Route] = []
+    for kind in KINDS:
+        table = importlib.import_module(f"{__name__}.{kind.attribute}").ROUTES
+        if not isinstance(table, RouteTable):
+            raise TypeError(f"{__name__}.{kind.attribute}.ROUTES is not a RouteTable")
+        found += table
+    return found
+
+
+ROUTES: list[Route] = with_put_for_patch([*kind_routes(), *quota.ROUTES, *regions.ROUTES])

@@ -9,8 +9,8 @@ count by measuring only what each write touches (``key_bytes``, ``upload_bytes``
 
 from __future__ import annotations
 
-import copy
 import os
+import typing
 from datetime import datetime
 from typing import Any
 
@@ -153,11 +153,6 @@ def versioning(name: str) -> str | None:
     return None if bucket is None else bucket.versioning_status
 
 
-def is_key_record(value: Any) -> bool:
-    """Whether ``value`` is a stored version of a key, as moto keeps them."""
-    return isinstance(value, _kinds())
-
-
 def bucket_keys(name: str) -> tuple[dict[str, list[Any]], str | None] | None:
     """Every key of the bucket with its stored versions, and its versioning status."""
     bucket = _bucket(name)
@@ -201,18 +196,6 @@ def upload_parts(record: Any) -> dict[int, Any]:
     return dict(record.parts)
 
 
-def upload_head(record: Any) -> Any:
-    """A copy of an upload without its parts: what it was started with (key, metadata, ...)."""
-    head = copy.copy(record)
-    head.parts, head.partlist = {}, []
-    return head
-
-
-def is_upload_record(value: Any) -> bool:
-    """Whether ``value`` is an unfinished multipart upload, as moto keeps them."""
-    return isinstance(value, _upload_kind())
-
-
 def restore_upload(name: str, head: Any, parts: dict[int, Any]) -> None:
     """Put an unfinished upload (a head of ``upload_head``, with its parts) back into an
     existing bucket."""
@@ -239,3 +222,195 @@ def current_objects(name: str) -> dict[str, bytes]:
         if isinstance(latest, _kinds()[0]):
             contents[key_name] = bytes(latest.value)
     return contents
+
+
+# Stored versions and uploads as plain values (the state folder's object files), and back.
+
+#: A stored version's fields kept as they are: moto's attribute, the name it is kept under.
+_KEY_FIELDS = (
+    ("_storage_class", "storage_class"),
+    ("website_redirect_location", "website_redirect_location"),
+    ("checksum_algorithm", "checksum_algorithm"),
+    ("encryption", "encryption"),
+    ("kms_key_id", "kms_key_id"),
+    ("bucket_key_enabled", "bucket_key_enabled"),
+    ("lock_mode", "lock_mode"),
+    ("lock_legal_status", "lock_legal_status"),
+    ("lock_until", "lock_until"),
+    ("checksum_value", "checksum_value"),
+    ("checksum_type", "checksum_type"),
+    ("checksum_parts", "checksum_parts"),
+)
+_UPLOAD_FIELDS = ("storage", "sse_encryption", "kms_key_id")
+_PLAIN = (str, int, bool, type(None))
+
+
+class NotAHead(ValueError):
+    """Plain values that are not a stored version or an upload; ``str()`` says which field."""
+
+
+def version_head(version: Any) -> dict[str, Any]:
+    """What a stored version is, as plain values, without its bytes (``version_bytes``): its
+    key, version id, ETag, content type and metadata, last modified, and the rest moto keeps
+    on it; a completed multipart object's upload head and its parts' ETags and sizes (moto
+    frees the parts' bytes once the object is made). ACLs are not kept."""
+    if not isinstance(version, _kinds()[0]):  # a delete marker
+        return {
+            "delete_marker": True,
+            "name": version.name,
+            "version_id": version.version_id,
+            "last_modified": version.last_modified.isoformat(),
+        }
+    version.etag  # noqa: B018 - computed on first use: kept as computed
+    head: dict[str, Any] = {
+        "name": version.name,
+        "version_id": version._version_id,
+        "is_versioned": bool(version._is_versioned),
+        "etag": version._etag,
+        "last_modified": version.last_modified.isoformat(),
+        "expiry": None if version._expiry is None else version._expiry.isoformat(),
+        "metadata": {str(k): str(v) for k, v in version.metadata.items()},
+        "owner": version.account_id,
+        "region": version.region_name,
+        "bucket": version.bucket_name,
+    }
+    head.update({kept: _plain(getattr(version, name, None)) for name, kept in _KEY_FIELDS})
+    if version.multipart is not None:
+        head["multipart"] = upload_head_values(version.multipart)
+        head["multipart"]["parts"] = {
+            str(n): {"etag": part._etag, "size": part.contentsize}
+            for n, part in version.multipart.parts.items()
+        }
+    return head
+
+
+def version_bytes(version: Any) -> bytes:
+    """A stored version's bytes (none for a delete marker)."""
+    return bytes(version.value) if isinstance(version, _kinds()[0]) else b""
+
+
+def upload_head_values(record: Any) -> dict[str, Any]:
+    """What an upload was started with, as plain values (its parts apart)."""
+    head = {
+        "id": record.id,
+        "key_name": record.key_name,
+        "metadata": {str(k): str(v) for k, v in (record.metadata or {}).items()},
+        "tags": None if record.tags is None else {str(k): str(v) for k, v in record.tags.items()},
+        "owner": record.account_id,
+        "region": record.region_name,
+    }
+    head.update({name: _plain(getattr(record, name, None)) for name in _UPLOAD_FIELDS})
+    return head
+
+
+def _plain(value: Any) -> Any:
+    return value if isinstance(value, _PLAIN) else str(value)
+
+
+def make_version(head: Any, data: bytes) -> Any:
+    """The stored version ``version_head`` gave ``head`` for, with ``data``; ``NotAHead`` for
+    anything else."""
+    from moto.s3.models import FakeDeleteMarker, FakeKey
+
+    _expect_dict(head, "head")
+    name: Any = head.get("name")  # an upload's part is named by its number
+    if not isinstance(name, (str, int)) or isinstance(name, bool):
+        raise NotAHead("name is not a text")
+    name = typing.cast(str, name)
+    modified = _moment(head, "last_modified")
+    if head.get("delete_marker") is True:
+        marker = FakeDeleteMarker(FakeKey(name, b"", moto_account_id(), "us-east-1"))
+        marker._version_id = _text(head, "version_id")
+        marker.last_modified = modified
+        return marker
+    values = {kept: head.get(kept) for _, kept in _KEY_FIELDS}
+    if not all(isinstance(value, _PLAIN) for value in values.values()):
+        raise NotAHead("a field of another type")
+    version = FakeKey(
+        name,
+        data,
+        _text(head, "owner"),
+        _text(head, "region"),
+        storage=values["storage_class"],
+        etag=_text(head, "etag"),
+        is_versioned=head.get("is_versioned") is True,
+        version_id=_optional_text(head, "version_id"),
+        bucket_name=_optional_text(head, "bucket"),
+    )
+    for name_, kept in _KEY_FIELDS:
+        setattr(version, name_, values[kept])
+    version.last_modified = modified
+    version._expiry = None if head.get("expiry") is None else _moment(head, "expiry")
+    version._metadata.clear()
+    for key, value in _texts(head, "metadata").items():
+        version._metadata[key] = value
+    if head.get("multipart") is not None:
+        parts = head["multipart"].get("parts")
+        if not isinstance(parts, dict):
+            raise NotAHead("multipart.parts is not an object")
+        made = {}
+        for number, part in parts.items():
+            size = part.get("size") if isinstance(part, dict) else None
+            if not number.isdigit() or type(size) is not int:
+                raise NotAHead("multipart.parts holds another shape")
+            made[int(number)] = made_part = FakeKey(int(number), b"", version.account_id, "aws")  # type: ignore[arg-type]
+            made_part._etag, made_part.contentsize = _text(part, "etag"), size
+            made_part.dispose()  # its bytes are the object's, as moto leaves a completed part
+        version.multipart = make_upload(head["multipart"], made)
+    return version
+
+
+def make_upload(head: Any, parts: dict[int, Any]) -> Any:
+    """The unfinished upload ``upload_head_values`` gave ``head`` for, holding ``parts``."""
+    from requests.structures import CaseInsensitiveDict
+
+    _expect_dict(head, "upload")
+    tags = head.get("tags")
+    values = {name: head.get(name) for name in _UPLOAD_FIELDS}
+    if not all(isinstance(value, _PLAIN) for value in values.values()):
+        raise NotAHead("a field of another type")
+    record = _upload_kind()(
+        _text(head, "key_name"),
+        CaseInsensitiveDict(_texts(head, "metadata")),
+        _text(head, "owner"),
+        _text(head, "region"),
+        storage=values["storage"],
+        tags=None if tags is None else _texts(head, "tags"),
+        sse_encryption=values["sse_encryption"],
+        kms_key_id=values["kms_key_id"],
+    )
+    record.id = _text(head, "id")
+    record.parts, record.partlist = dict(parts), sorted(parts)
+    return record
+
+
+def _expect_dict(value: Any, what: str) -> None:
+    if not isinstance(value, dict):
+        raise NotAHead(f"{what} is not an object")
+
+
+def _text(head: dict[str, Any], name: str) -> str:
+    value = head.get(name)
+    if not isinstance(value, str):
+        raise NotAHead(f"{name} is not a text")
+    return value
+
+
+def _optional_text(head: dict[str, Any], name: str) -> str | None:
+    return None if head.get(name) is None else _text(head, name)
+
+
+def _texts(head: dict[str, Any], name: str) -> dict[str, str]:
+    value = head.get(name)
+    if not isinstance(value, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in value.items()
+    ):
+        raise NotAHead(f"{name} is not a map of texts")
+    return value
+
+
+def _moment(head: dict[str, Any], name: str) -> datetime:
+    try:
+        return datetime.fromisoformat(_text(head, name))
+    except ValueError:
+        raise NotAHead(f"{name} is not a moment") from None

@@ -1,7 +1,7 @@
 """The emulator's state: every account and resource, behind one lock.
 
-``State`` composes one store per resource (networks, firewalls, load balancers, reserved IPs,
-object stores, credentials, webhooks) and answers the S3 front and the webhook worker as their
+``State`` composes one store per resource kind, built from the table of kinds (``kinds``), and
+answers the S3 front and the webhook worker as their
 directory. Request handlers run with ``lock`` held; side effects that call into the S3 service or
 the webhook worker are queued in ``Effects`` and run after the lock is released.
 """
@@ -19,6 +19,7 @@ from altostratus.emulator.state.addresses import PublicPool
 from altostratus.emulator.state.base import Effects, Store
 from altostratus.emulator.state.credentials import Credentials
 from altostratus.emulator.state.firewalls import Firewalls
+from altostratus.emulator.state.kinds import KINDS, Kind
 from altostratus.emulator.state.load_balancers import LoadBalancers
 from altostratus.emulator.state.networks import Networks
 from altostratus.emulator.state.object_stores import ObjectStore, ObjectStores
@@ -74,6 +75,15 @@ class NoBuckets:
 
 
 class State:
+    # One store per kind of ``KINDS``, under its ``attribute`` (typed here for the callers).
+    networks: Networks
+    firewalls: Firewalls
+    credentials: Credentials
+    object_stores: ObjectStores
+    load_balancers: LoadBalancers
+    reserved_ips: ReservedIps
+    webhooks: Webhooks
+
     def __init__(
         self,
         clock: Clock,
@@ -93,28 +103,20 @@ class State:
         """Empty stores; each account's default networks too, unless ``with_defaults`` is false
         (a saved state brings its own)."""
         self.public_pool = PublicPool()
-        self.networks = Networks(self)
-        self.firewalls = Firewalls(self)
-        self.load_balancers = LoadBalancers(self)
-        self.reserved_ips = ReservedIps(self)
-        self.credentials = Credentials(self)
-        self.object_stores = ObjectStores(self)
-        self.webhooks = Webhooks(self)
+        for kind in KINDS:
+            setattr(self, kind.attribute, kind.store(self))
         if with_defaults:
             for account in self.accounts.by_id.values():
                 self.networks.add_defaults(account.id)
 
+    def store(self, kind: Kind) -> Store[Any, Any, Any]:
+        """The store of ``kind``."""
+        found: Store[Any, Any, Any] = getattr(self, kind.attribute)
+        return found
+
     def stores(self) -> tuple[Store[Any, Any, Any], ...]:
         """Every resource store, those whose records refer to others' first."""
-        return (
-            self.reserved_ips,
-            self.load_balancers,
-            self.firewalls,
-            self.object_stores,
-            self.credentials,
-            self.networks,
-            self.webhooks,
-        )
+        return tuple(self.store(kind) for kind in reversed(KINDS))
 
     def settle(self, effects: Effects) -> None:
         """Remove the records whose deleting time is over (call with ``lock`` held)."""

@@ -26,6 +26,7 @@ __all__ = [
     "Record",
     "RecordTable",
     "Store",
+    "entry",
     "given_id",
     "iso",
     "new_id",
@@ -65,6 +66,15 @@ def given_id(value: str | None) -> Iterator[None]:
 def iso(moment: datetime) -> str:
     """ISO 8601 in UTC with an explicit offset, to the second."""
     return moment.astimezone(timezone.utc).isoformat(timespec="seconds")
+
+
+def entry(record: Record, **fields: Any) -> dict[str, Any]:
+    """A seed entry (see ``seed``): the record's id, its region, and the fields with a value."""
+    body: dict[str, Any] = {"id": record.id}
+    if record.region:
+        body["region"] = record.region
+    body.update({k: v for k, v in fields.items() if v is not None and v != ""})
+    return body
 
 
 class Encoded(bytes):
@@ -140,6 +150,11 @@ class Store(Generic[R, C, U]):
         """The record as a retrieve answers it."""
         shown: dict[str, Any] = getattr(record, "describe")()  # noqa: B009 - not every Record
         return shown
+
+    def seed_entry(self, record: R) -> dict[str, Any] | None:
+        """The record as a seed entry (``entry``): the create call that makes it again; None
+        for a record no create makes (an account's default network)."""
+        raise NotImplementedError
 
     def answer_inputs(self, record: R) -> Hashable | None:
         """What the record's answers show beyond its own fields (whether it is being deleted,

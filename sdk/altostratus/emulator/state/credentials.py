@@ -11,7 +11,7 @@ from typing import Any
 
 from altostratus.emulator.bodies import CredentialCreate, CredentialUpdate
 from altostratus.emulator.errors import Conflict, in_use, invalid
-from altostratus.emulator.state.base import Effects, Record, Store, new_id
+from altostratus.emulator.state.base import Effects, Record, Store, entry, new_id
 
 _KEY = re.compile(r"^[A-Za-z0-9._-]{3,128}$")
 """A chosen access key (generated ones are 20 upper-case letters and digits)."""
@@ -50,6 +50,15 @@ class Credentials(Store[Credential, CredentialCreate, CredentialUpdate]):
 
     def answer_inputs(self, record: Record) -> Hashable:
         return ()  # the answer shows the record's own fields only
+
+    def seed_entry(self, credential: Credential) -> dict[str, Any]:
+        return entry(
+            credential,
+            name=credential.name,
+            access_key_id=credential.access_key_id,
+            secret_access_key_id=credential.secret_access_key_id,
+            max_size_gb=credential.max_size_gb,
+        )
 
     def by_key(self, access_key_id: str) -> Credential | None:
         found = self.records.find("access_key_id", access_key_id)

@@ -15,7 +15,7 @@ from altostratus.emulator.bodies import (
 )
 from altostratus.emulator.errors import in_use, invalid, missing, not_found
 from altostratus.emulator.state.accounts import require_quota
-from altostratus.emulator.state.base import Effects, Record, RecordTable, Store, new_id
+from altostratus.emulator.state.base import Effects, Record, RecordTable, Store, entry, new_id
 
 if TYPE_CHECKING:
     from altostratus.emulator.state import State
@@ -125,6 +125,24 @@ class Firewalls(Store[Firewall, FirewallCreate, FirewallUpdate]):
     def __init__(self, state: State) -> None:
         super().__init__(state)
         self.records = RecordTable(self.indexed, weigh=lambda firewall: len(firewall.rules))
+
+    def seed_entry(self, firewall: Firewall) -> dict[str, Any]:
+        """With its rules, and no default ones besides."""
+        rules = [
+            {
+                k: (list(v) if isinstance(v, tuple) else v)
+                for k, v in dataclasses.asdict(rule).items()
+                if k not in ("id", "firewall_id") and v is not None and v != ""
+            }
+            for rule in firewall.rules
+        ]
+        return entry(
+            firewall,
+            name=firewall.name,
+            network_id=firewall.network_id,
+            create_default_rules=False,
+            rules=rules,
+        )
 
     def rule_count(self, account_id: str) -> int:
         """How many rules the account's firewalls hold, in every region."""

@@ -10,7 +10,7 @@ from typing import Any
 from altostratus.emulator.bodies import LoadBalancerCreate, LoadBalancerUpdate
 from altostratus.emulator.parsers import Backend
 from altostratus.emulator.state.accounts import require_quota
-from altostratus.emulator.state.base import Effects, Record, Store, iso, new_id
+from altostratus.emulator.state.base import Effects, Record, Store, entry, iso, new_id
 from altostratus.emulator.state.reserved_ips import ReservedIp
 
 
@@ -42,6 +42,21 @@ class LoadBalancers(Store[LoadBalancer, LoadBalancerCreate, LoadBalancerUpdate])
     feature = "loadbalancer"
     indexed = ("name", "network_id", "firewall_id")
     takes_time = True
+
+    def seed_entry(self, balancer: LoadBalancer) -> dict[str, Any]:
+        return entry(
+            balancer,
+            name=balancer.name,
+            network_id=balancer.network_id,
+            algorithm=balancer.algorithm,
+            external_traffic_policy=balancer.external_traffic_policy,
+            session_affinity=balancer.session_affinity,
+            session_affinity_config_timeout=balancer.session_affinity_config_timeout,
+            enable_proxy_protocol=balancer.enable_proxy_protocol,
+            max_concurrent_requests=balancer.max_concurrent_requests,
+            firewall_id=balancer.firewall_id,
+            backends=[dict(b) for b in balancer.backends],
+        )
 
     def answer_inputs(self, balancer: LoadBalancer) -> Hashable:
         reserved = self.state.reserved_ips.assigned_to(balancer.id)

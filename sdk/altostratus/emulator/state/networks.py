@@ -16,7 +16,7 @@ from altostratus.emulator.state.addresses import (
     gateway,
     usable_hosts,
 )
-from altostratus.emulator.state.base import Effects, Record, Store, new_id
+from altostratus.emulator.state.base import Effects, Record, Store, entry, new_id
 
 if TYPE_CHECKING:
     from altostratus.emulator.state import State
@@ -61,6 +61,17 @@ class Networks(Store[Network, NetworkCreate, NetworkUpdate]):
     kind = "network"
     label = "network"
     takes_time = True
+
+    def seed_entry(self, network: Network) -> dict[str, Any] | None:
+        if network.default:  # each account gets its own
+            return None
+        return entry(
+            network,
+            label=network.label,
+            cidr_v4=str(network.cidr),
+            ipv4_enabled=network.ipv4_enabled,
+            nameservers_v4=[str(n) for n in network.nameservers] or None,
+        )
 
     def __init__(self, state: State) -> None:
         super().__init__(state)

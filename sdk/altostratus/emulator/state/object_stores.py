@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from altostratus.emulator.bodies import CredentialCreate, ObjectStoreCreate, ObjectStoreUpdate
 from altostratus.emulator.errors import BadRequest, invalid
 from altostratus.emulator.state.accounts import require_quota
-from altostratus.emulator.state.base import Effects, Record, Store, new_id
+from altostratus.emulator.state.base import Effects, Record, Store, entry, new_id
 from altostratus.emulator.state.table import RecordTable
 
 if TYPE_CHECKING:
@@ -58,6 +58,16 @@ class ObjectStores(Store[ObjectStore, ObjectStoreCreate, ObjectStoreUpdate]):
     def __init__(self, state: State) -> None:
         super().__init__(state)
         self.records = RecordTable(self.indexed, weigh=lambda store: store.max_size_gb)
+
+    def seed_entry(self, store: ObjectStore) -> dict[str, Any]:
+        """With its owner's key (its objects are the seed export's to add)."""
+        owner = self.state.credentials.records.get(store.owner_id)
+        return entry(
+            store,
+            name=store.name,
+            size=store.max_size_gb,
+            access_key_id=None if owner is None else owner.access_key_id,
+        )
 
     def gigabytes(self, account_id: str) -> int:
         """The sizes of the account's stores, summed, in every region (kept as they change)."""

@@ -8,7 +8,7 @@ from typing import Any
 
 from altostratus.emulator.bodies import ReservedIpCreate, ReservedIpUpdate
 from altostratus.emulator.state.accounts import require_quota
-from altostratus.emulator.state.base import Effects, Record, Store, new_id
+from altostratus.emulator.state.base import Effects, Record, Store, entry, new_id
 
 
 @dataclass
@@ -27,6 +27,14 @@ class ReservedIps(Store[ReservedIp, ReservedIpCreate, ReservedIpUpdate]):
     def answer_inputs(self, reserved: ReservedIp) -> Hashable:
         balancer = self.state.load_balancers.records.get(reserved.assigned_to_id or "")
         return () if balancer is None else (balancer.id, balancer.name)
+
+    def seed_entry(self, reserved: ReservedIp) -> dict[str, Any]:
+        """With the balancer it is assigned to (``assign_to_id``), unless that one is going."""
+        balancers = self.state.load_balancers
+        assigned = reserved.assigned_to_id
+        if assigned not in balancers.records or assigned in balancers.removals:
+            assigned = None
+        return entry(reserved, name=reserved.name, assign_to_id=assigned)
 
     def listed(self, reserved: ReservedIp) -> dict[str, Any]:
         """A reserved IP as a list shows it."""

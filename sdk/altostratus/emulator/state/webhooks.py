@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from altostratus.emulator.bodies import WebhookCreate, WebhookUpdate
-from altostratus.emulator.state.base import Effects, Record, Store, iso, new_id
+from altostratus.emulator.state.base import Effects, Record, Store, entry, iso, new_id
 
 ACCOUNT_WIDE = ""
 """The region of every webhook: a subscription covers the account in all regions."""
@@ -45,6 +45,9 @@ class Webhooks(Store[Webhook, WebhookCreate, WebhookUpdate]):
 
     def answer_inputs(self, record: Record) -> Hashable:
         return ()  # the answer shows the record's own fields only
+
+    def seed_entry(self, webhook: Webhook) -> dict[str, Any]:
+        return entry(webhook, url=webhook.url, events=list(webhook.events), secret=webhook.secret)
 
     def create(
         self, account_id: str, region: str, effects: Effects, fields: WebhookCreate

@@ -43,6 +43,10 @@ class _Attempt:
     generation: int
 
 
+#: The records the dispatcher's saved form holds, by the name a state folder gives them.
+SAVED_RECORDS: dict[str, type] = {"webhook_attempt": _Attempt}
+
+
 class WebhookDispatcher:
     """Delivers events to webhooks, signed, with the spec's timeout, retries and disabling.
 
