@@ -155,17 +155,13 @@ class Networks(Store[Network, NetworkCreate, NetworkUpdate]):
             network.nameservers = changes.nameservers_v4
         effects.emit(network.account_id, "network.updated", network.id)
 
-    def delete(self, network: Network, effects: Effects) -> None:
-        """The network and the firewalls on it (their rules with them), as the official clients
-        expect: both make a firewall per network and delete the network alone (see
+    def delete_dependents(self, network: Network, effects: Effects) -> None:
+        """The firewalls on the network go with it (their rules with them), as the official
+        clients expect: both make a firewall per network and delete the network alone (see
         ``check_delete`` for what still refuses it)."""
-        if self.deleting(network):
-            return
-        self.check_delete(network)
         firewalls = self.state.firewalls
         for firewall in firewalls.records.find("network_id", network.id):
             firewalls.delete(firewall, effects)
-        super().delete(network, effects)
 
     def check_delete(self, network: Network) -> None:
         """The default network is never deleted; a network is held by its load balancers (those
