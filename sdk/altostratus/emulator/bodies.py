@@ -51,6 +51,7 @@ from altostratus.emulator.vocabulary import (
     ACTIONS,
     AFFINITIES,
     ALGORITHMS,
+    ASSIGNABLE,
     DIRECTION_ALIASES,
     DIRECTIONS,
     EVENT_NAMES,
@@ -211,7 +212,9 @@ class LoadBalancerUpdate(_BalancerSettings):
 
 @dataclass(frozen=True, kw_only=True)
 class ReservedIpCreate:
-    name: str = given(text(), required=True)
+    name: str | None = given(
+        text(), about="The address itself when absent, as the official Go client documents it"
+    )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -225,8 +228,9 @@ class ReservedIpAction:
     assign_to_id: str | None = given(text())
     """The load balancer to assign to (required by ``assign``)."""
     assign_to_type: str | None = given(
-        text(blank=True),
-        about="The kind of assign_to_id; load balancers are the only kind here",
+        choice(*ASSIGNABLE),
+        about="The kind of assign_to_id (loadbalancer when absent); the emulator serves no "
+        "instances, so an instance is never found",
     )
 
 
