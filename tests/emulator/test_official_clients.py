@@ -127,6 +127,7 @@ OWN = {
     "created_at",
     "objectstore_endpoint",
     "owner_info",
+    "firewall_id",  # a balancer's own firewall
 }
 
 

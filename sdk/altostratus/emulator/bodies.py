@@ -192,7 +192,10 @@ class _BalancerSettings:
     options: dict[str, int | str] | None = given(OPTIONS)
     """Server and client timeouts, kept and answered as sent."""
     firewall_rule: str | None = given(
-        text(), about="The rule the official clients ask the balancer's firewall to hold"
+        text(),
+        about="What the firewall made for a balancer created without firewall_id opens: all, "
+        "or ports and ranges (80,443,8000-8080) over TCP; each backend's source port when "
+        "absent. Kept and answered",
     )
 
 
@@ -201,7 +204,11 @@ class LoadBalancerCreate(_BalancerSettings):
     name: str = given(text(), required=True)
     network_id: str = given(text(), required=True)
     backends: tuple[Backend, ...] = given(BACKENDS, required=True)
-    firewall_id: str | None = given(text(blank=True))
+    firewall_id: str | None = given(
+        text(blank=True),
+        about="A firewall of the region; when absent, the balancer gets one of its own on its "
+        "network, deleted with it",
+    )
 
 
 @dataclass(frozen=True, kw_only=True)
