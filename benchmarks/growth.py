@@ -81,7 +81,12 @@ def run(quick: bool) -> Section:
     per_item: dict[int, float] = {}
     rates: dict[int, float] = {}
     with fast_emulator() as emulator:
-        emulator.set_quota(public_ip_address=max(sizes), loadbalancer_count=max(sizes))
+        emulator.set_quota(
+            public_ip_address=max(sizes),
+            loadbalancer_count=max(sizes),
+            security_group=max(sizes) + 20,
+            security_group_rule=10 * max(sizes) + 200,
+        )
         account = emulator.accounts()[0]
         with Client(api_key=emulator.api_key, api_url=emulator.api_url) as api:
             for size in sizes:

@@ -140,7 +140,13 @@ def run(quick: bool) -> Section:
     _Exchanges.install()
     try:
         with fast_emulator() as emulator:
-            emulator.set_quota(network_count=1000, public_ip_address=1000, loadbalancer_count=1000)
+            emulator.set_quota(
+                network_count=1000,
+                public_ip_address=1000,
+                loadbalancer_count=1000,
+                security_group=1000,
+                security_group_rule=10_000,
+            )
             configure_providers(emulator.api_url, emulator.api_key)
             with raw_client(emulator.api_url, emulator.api_key) as http:
                 for kind in KINDS:

@@ -187,7 +187,12 @@ def run(quick: bool) -> Section:
         "created at once; median of interleaved rounds.",
     )
     with EmulatorProcess(lb_ready_seconds=delay, objectstore_ready_seconds=delay) as emulator:
-        emulator.set_quota(public_ip_address=10_000, network_count=100)
+        emulator.set_quota(
+            public_ip_address=10_000,
+            network_count=100,
+            security_group=1_000,  # each balancer comes with a firewall of its own
+            security_group_rule=10_000,
+        )
         with raw_client(emulator.api_url, emulator.api_key) as http:
             body = {"label": "burst", "cidr_v4": "10.20.0.0/24", "region": REGION}
             answer = http.post("/v2/vpc/networks", params=_WHERE, json=body)

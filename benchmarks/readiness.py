@@ -1,6 +1,7 @@
 """Section 4: readiness and removal waits. With a provisioning delay, how late after the resource
 became ready does create return, and how many polls did it make; with a removal delay
-(``delete_seconds``), the same for a network's delete, alone and held by a firewall being removed.
+(``delete_seconds``), the same for a network's delete, alone and held by a load balancer being
+removed.
 
 "Ready" is the emulator's own moment (the record's ``ready_at`` on its clock, which runs at real
 speed here), so the lateness is exact rather than estimated from the delay. A removal's end is
@@ -93,13 +94,16 @@ def run(quick: bool) -> Section:
 
 
 def _removal_once(emulator: Emulator, api: Client, held: bool, delay: float) -> tuple[float, ...]:
-    """Delete a network (held by a firewall just deleted, when ``held``) through the provider;
-    the delete's time, its lateness bound, its confirming reads and its DELETEs."""
+    """Delete a network (held by a load balancer just deleted, when ``held``) through the
+    provider; the delete's time, its lateness bound, its confirming reads and its DELETEs."""
     network = api.networks.create(label="removal", cidr_v4="10.21.0.0/24")
     earliest_gone = emulator.clock.monotonic() + delay
     if held:
-        firewall = api.firewalls.create(name="removal", network_id=network.id)
-        api.firewalls.delete(firewall.id)
+        backend = {"ip": "10.21.0.9", "protocol": "TCP", "source_port": 80, "target_port": 80}
+        balancer = api.load_balancers.create(
+            name="removal", network_id=network.id, backends=[backend]
+        )
+        api.load_balancers.delete(balancer.id)
         earliest_gone = emulator.clock.monotonic() + 2 * delay  # freed, then removed
     emulator.clear_requests()
     started = emulator.clock.monotonic()
@@ -114,15 +118,15 @@ def _removals(section: Section, delay: float, count: int) -> Table:
         ["network delete", "removal", "delete took", "late after gone (at most)", "reads",
          "DELETEs", "target", "verdict"],
         caption=f"Worst of {count} deletes each, on an emulator whose removals take {delay:g} s. "
-        "A network held by a firewall being removed waits twice (its DELETE retried until the "
-        "firewall is gone, then its own removal), each within a poll interval.",
+        "A network held by a load balancer being removed waits twice (its DELETE retried until "
+        "the balancer is gone, then its own removal), each within a poll interval.",
     )  # fmt: skip
     with Emulator(delete_seconds=delay) as emulator:
         configure_providers(emulator.api_url, emulator.api_key)
         with Client(api_key=emulator.api_key, api_url=emulator.api_url) as api:
             default = next(n for n in api.networks.list() if n.default)
             NetworkProvider().read(default.id, {"region": "LON1"})  # the provider's client made
-            for name, held in (("alone", False), ("held by a firewall being removed", True)):
+            for name, held in (("alone", False), ("held by a load balancer being removed", True)):
                 found = [_removal_once(emulator, api, held, delay) for _ in range(count)]
                 took, late = max(f[0] for f in found), max(f[1] for f in found)
                 polls, deletes = max(f[2] for f in found), max(f[3] for f in found)

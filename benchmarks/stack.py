@@ -166,7 +166,11 @@ def run(quick: bool) -> Section:
     )
     with EmulatorProcess() as emulator:
         emulator.set_quota(
-            network_count=10_000, public_ip_address=10_000, loadbalancer_count=10_000
+            network_count=10_000,
+            public_ip_address=10_000,
+            loadbalancer_count=10_000,
+            security_group=10_000,
+            security_group_rule=100_000,
         )
         engine = EngineSide(emulator.api_url, emulator.api_key, size)
         raw = RawSide(emulator.api_url, emulator.api_key, size)

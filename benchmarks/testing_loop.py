@@ -103,7 +103,13 @@ def run(quick: bool) -> Section:
     )
     totals: dict[str, list[float]] = {"testing": [], "raw": []}
     with EmulatorProcess(lb_ready_seconds=0) as emulator:
-        emulator.set_quota(network_count=1_000, public_ip_address=1_000, loadbalancer_count=1_000)
+        emulator.set_quota(
+            network_count=1_000,
+            public_ip_address=1_000,
+            loadbalancer_count=1_000,
+            security_group=1_000,
+            security_group_rule=10_000,
+        )
         with Client(api_key=emulator.api_key, api_url=emulator.api_url) as client:
             network_id = client.networks.create(label="referenced", cidr_v4="10.90.0.0/24").id
         processes = ProviderProcesses()

@@ -114,12 +114,21 @@ def test_load_balancers_and_reserved_ips(
     client.reserved_ips.unassign(ip.id)
     assert client.reserved_ips.get(ip.id).assigned_to is None
     assert [i.ip for i in client.reserved_ips.list()] == [address]
+    client.reserved_ips.assign(ip.id, lb.id)
+    (listed,) = client.reserved_ips.list()
+    assert listed.assigned_to is not None and listed.assigned_to.id == lb.id
 
     client.reserved_ips.delete(ip.id)
     client.load_balancers.delete(lb.id)
     assert client.reserved_ips.list() == []
     with pytest.raises(NotFoundError):
         client.load_balancers.get(lb.id)
+
+
+def test_an_ip_reserved_without_a_name_is_named_by_its_address(client: Client) -> None:
+    made = client.reserved_ips.create()
+    reserved = client.reserved_ips.get(made.id)
+    assert made.name == reserved.name == reserved.ip
 
 
 def test_a_load_balancer_is_created_on_a_firewall(client: Client, network: models.Network) -> None:

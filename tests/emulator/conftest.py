@@ -4,17 +4,22 @@ a local receiver and an emulated clock."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from typing import Any
 
+import boto3
 import pytest
+from botocore.config import Config
+from moto.moto_server.werkzeug_app import MotoRequestHandler, create_backend_app
+from werkzeug.serving import make_server
 
 from altostratus.emulator.app import EmulatorApp
 from altostratus.emulator.clock import Clock
 from altostratus.emulator.state import Settings, State
 from altostratus.emulator.webhooks import WebhookDispatcher
 
-from .served_s3 import S3Server, WallClock, serve_s3
+from .served_s3 import DIRECT_BUCKET, S3Server, WallClock, serve_s3
 from .service_api import KEY, S3_URL, Api, RecordingBuckets, RecordingEvents
 from .webhook_receiver import FakeWebhooks, Receiver, serve_receiver
 
@@ -109,3 +114,27 @@ def dispatcher(hooks: FakeWebhooks, clock: Clock) -> Iterator[WebhookDispatcher]
     worker.start()
     yield worker
     worker.stop()
+
+
+@pytest.fixture(scope="module")
+def direct() -> Iterator[Any]:
+    """A client of moto's S3 served on its own, without the front."""
+    server = make_server(
+        "127.0.0.1", 0, create_backend_app("s3"), threaded=True, request_handler=MotoRequestHandler
+    )
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    client = boto3.client(
+        "s3",
+        endpoint_url=f"http://127.0.0.1:{server.server_port}",
+        region_name="us-east-1",
+        aws_access_key_id="moto",
+        aws_secret_access_key="moto",
+        config=Config(s3={"addressing_style": "path"}, retries={"max_attempts": 1}),
+    )
+    client.create_bucket(Bucket=DIRECT_BUCKET)
+    try:
+        yield client
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -19,6 +19,8 @@ STRANGER = S3Key("AKIASTRANGER00000003", "stranger-secret-" + "x" * 24, "account
 BUCKET = "photos-abc123"
 SMALL_BUCKET = "tiny-def456"
 FOREIGN_BUCKET = "theirs-ghi789"
+DIRECT_BUCKET = "moto-direct"
+"""The bucket of moto served directly, without the front (the ``direct`` fixture)."""
 SMALL_LIMIT = 1000
 
 

@@ -44,9 +44,9 @@ def test_create_answers_the_object_without_service_name_and_not_yet_ready(
     assert balancer["backends"] == [BACKEND]
     assert balancer["algorithm"] == "round_robin"
     assert balancer["max_concurrent_requests"] == 10000
-    assert balancer["firewall_id"] == ""
+    assert balancer["firewall_id"]  # one of its own: see below
     assert balancer["created_at"].endswith("+00:00")
-    assert events.emitted == []
+    assert [event for _, event, _ in events.emitted] == ["firewall.created"]
 
 
 def test_provisioning_follows_the_emulated_clock(any_api: Api) -> None:
@@ -154,7 +154,11 @@ def test_delete_frees_the_addresses(any_api: Api, events: RecordingEvents) -> No
     assert any_api.ok("DELETE", f"/loadbalancers/{balancer['id']}") == {"result": "success"}
     any_api.error(404, "database_loadbalancer_not_found", "GET", f"/loadbalancers/{balancer['id']}")
     assert any_api.ok("GET", "/networks")[0]["free_ip_count"] == network["free_ip_count"]
-    assert events.emitted == []
+    made = balancer["firewall_id"]
+    assert [event[1:] for event in events.emitted] == [
+        ("firewall.created", made),
+        ("firewall.deleted", made),
+    ]
 
 
 def test_a_network_with_a_balancer_is_in_use(api: Api, network: dict[str, Any]) -> None:
@@ -178,3 +182,106 @@ def test_the_create_answer_is_empty_even_without_a_delay(api: Api, network: dict
     balancer = create(api, network["id"])
     assert (balancer["state"], balancer["public_ip"], balancer["private_ip"]) == ("", "", "")
     assert api.ok("GET", f"/loadbalancers/{balancer['id']}")["state"] == "available"
+
+
+# A balancer created without a firewall gets one of its own, as every balancer the official Go
+# client's answers show carries a firewall_id (its create answer to an empty request included).
+
+
+def _rules(api: Api, firewall_id: str) -> list[tuple[str, str, str, tuple[str, ...]]]:
+    firewall = api.ok("GET", f"/firewalls/{firewall_id}")
+    return sorted(
+        (r["protocol"], r["start_port"], r["end_port"], tuple(r["cidr"])) for r in firewall["rules"]
+    )
+
+
+def test_a_balancer_without_a_firewall_gets_one_opening_its_ports(
+    api: Api, network: dict[str, Any]
+) -> None:
+    dns = {"ip": "10.0.1.12", "protocol": "UDP", "source_port": 53, "target_port": 5353}
+    backends = [BACKEND, {**BACKEND, "ip": "10.0.1.11"}, dns]
+    body = {"name": "web", "network_id": network["id"], "backends": backends}
+    balancer = api.ok("POST", "/loadbalancers", body)
+    firewall = api.ok("GET", f"/firewalls/{balancer['firewall_id']}")
+    assert firewall["name"] == f"web-lb-{balancer['id'][:8]}"
+    assert firewall["network_id"] == network["id"]
+    assert firewall["loadbalancer_count"] == 1
+    everywhere = ("0.0.0.0/0",)
+    assert _rules(api, firewall["id"]) == [
+        ("tcp", "80", "80", everywhere),
+        ("udp", "53", "53", everywhere),
+    ]
+    assert api.ok("GET", f"/loadbalancers/{balancer['id']}")["firewall_id"] == firewall["id"]
+
+
+@pytest.mark.parametrize(
+    ("wanted", "opened"),
+    [
+        ("80,443", [("tcp", "443", "443"), ("tcp", "80", "80")]),
+        (" 8000-8080 ", [("tcp", "8000", "8080")]),
+        ("all", [("icmp", "", ""), ("tcp", "1", "65535"), ("udp", "1", "65535")]),
+    ],
+)
+def test_the_create_firewall_rule_is_what_its_firewall_opens(
+    api: Api, network: dict[str, Any], wanted: str, opened: list[tuple[str, str, str]]
+) -> None:
+    balancer = create(api, network["id"], firewall_rule=wanted)
+    assert [rule[:3] for rule in _rules(api, balancer["firewall_id"])] == opened
+    assert balancer["firewall_rule"] == wanted
+
+
+@pytest.mark.parametrize("wanted", ["http", "80,,443", "443-80", "0", "99999"])
+def test_a_firewall_rule_that_names_no_ports_is_refused_and_nothing_is_made(
+    api: Api, network: dict[str, Any], wanted: str
+) -> None:
+    body = {"name": "lb", "network_id": network["id"], "backends": [BACKEND]}
+    refused = api.error(
+        400,
+        "parameter_firewall_rule_invalid",
+        "POST",
+        "/loadbalancers",
+        {**body, "firewall_rule": wanted},
+    )
+    assert "firewall_rule" in refused.body["reason"]
+    assert api.ok("GET", "/loadbalancers") == []
+    assert [f["name"] for f in api.ok("GET", "/firewalls")] == []
+
+
+def test_a_given_firewall_is_used_as_it_is(api: Api, network: dict[str, Any]) -> None:
+    body = {"name": "edge", "network_id": network["id"], "create_default_rules": False}
+    firewall = api.ok("POST", "/firewalls", body)
+    balancer = create(api, network["id"], firewall_id=firewall["id"], firewall_rule="443")
+    assert balancer["firewall_id"] == firewall["id"]
+    assert _rules(api, firewall["id"]) == []
+    assert [f["id"] for f in api.ok("GET", "/firewalls")] == [firewall["id"]]
+    api.ok("DELETE", f"/loadbalancers/{balancer['id']}")
+    assert api.ok("GET", f"/firewalls/{firewall['id']}")["name"] == "edge"  # not its own: kept
+
+
+def test_its_own_firewall_goes_with_the_balancer_unless_another_uses_it(
+    api: Api, network: dict[str, Any]
+) -> None:
+    first = create(api, network["id"], "first")
+    made = first["firewall_id"]
+    second = create(api, network["id"], "second", firewall_id=made)
+    api.ok("DELETE", f"/loadbalancers/{first['id']}")
+    assert api.ok("GET", f"/firewalls/{made}")["loadbalancer_count"] == 1  # second uses it
+    api.ok("DELETE", f"/loadbalancers/{second['id']}")
+    assert api.ok("GET", f"/firewalls/{made}")["loadbalancer_count"] == 0  # not second's own
+
+    third = create(api, network["id"], "third")
+    api.ok("DELETE", f"/loadbalancers/{third['id']}")
+    api.error(404, "database_firewall_not_found", "GET", f"/firewalls/{third['firewall_id']}")
+    quota = api.ok("GET", "/quota")
+    assert (quota["security_group_usage"], quota["security_group_rule_usage"]) == (1, 1)
+
+
+def test_without_firewall_quota_no_balancer_is_made(api: Api, network: dict[str, Any]) -> None:
+    api.admin(
+        "PUT", f"/accounts/{api.ok('GET', '/quota')['id']}/quota", {"security_group_limit": 0}
+    )
+    body = {"name": "lb", "network_id": network["id"], "backends": [BACKEND]}
+    refused = api.error(403, "quota_limit_reached", "POST", "/loadbalancers", body)
+    assert "security_group" in refused.body["reason"]
+    assert api.ok("GET", "/loadbalancers") == []
+    assert api.ok("GET", "/quota")["public_ip_address_usage"] == 0

@@ -125,9 +125,43 @@ def test_the_default_network_cannot_be_deleted(api: Api) -> None:
     api.error(409, "network_delete_default", "DELETE", f"/networks/{default['id']}")
 
 
-def test_a_network_with_a_firewall_is_in_use(api: Api, network: dict[str, Any]) -> None:
-    api.ok("POST", "/firewalls", {"name": "fw", "network_id": network["id"]})
-    api.error(409, "database_network_inuse", "DELETE", f"/networks/{network['id']}")
+def test_a_network_is_deleted_with_its_firewalls_and_their_rules(
+    api: Api, network: dict[str, Any], events: RecordingEvents
+) -> None:
+    """As the official clients expect: each makes a firewall per network and deletes the
+    network alone."""
+    body = {"name": "fw", "network_id": network["id"], "create_default_rules": False}
+    firewall = api.ok("POST", "/firewalls", {**body, "rules": [{"protocol": "tcp", "ports": "22"}]})
+    second = api.ok("POST", "/firewalls", {"name": "fw2", "network_id": network["id"]})
+    elsewhere = api.ok("POST", "/firewalls", {"name": "kept"})  # on the default network
+    events.reset()
+
+    assert api.ok("DELETE", f"/networks/{network['id']}") == {"result": "success"}
+
+    for gone in (firewall, second):
+        api.error(404, "database_firewall_not_found", "GET", f"/firewalls/{gone['id']}")
+    assert [f["id"] for f in api.ok("GET", "/firewalls")] == [elsewhere["id"]]
+    assert [event[1:] for event in events.emitted] == [
+        ("firewall.deleted", firewall["id"]),
+        ("firewall.deleted", second["id"]),
+        ("network.deleted", network["id"]),
+    ]
+    quota = api.ok("GET", "/quota")
+    assert (quota["security_group_usage"], quota["security_group_rule_usage"]) == (1, 3)
+
+
+def test_a_network_stays_in_use_while_a_balancer_uses_one_of_its_firewalls(
+    api: Api, network: dict[str, Any]
+) -> None:
+    """A firewall a balancer uses cannot go, so neither can its network: nothing is deleted."""
+    firewall = api.ok("POST", "/firewalls", {"name": "fw", "network_id": network["id"]})
+    other = api.ok("POST", "/networks", {"label": "lb-net"})
+    backend = {"ip": "10.0.0.5", "protocol": "TCP", "source_port": 80, "target_port": 80}
+    balancer = {"name": "web", "network_id": other["id"], "backends": [backend]}
+    made = api.ok("POST", "/loadbalancers", {**balancer, "firewall_id": firewall["id"]})
+    refused = api.error(409, "database_network_inuse", "DELETE", f"/networks/{network['id']}")
+    assert f"load balancer 'web' ({made['id']}) through its firewall 'fw'" in refused.body["reason"]
+    assert api.ok("GET", f"/firewalls/{firewall['id']}")["name"] == "fw"
 
 
 def test_networks_live_in_their_region(api: Api) -> None:

@@ -20,6 +20,7 @@ from altostratus.emulator.app import EmulatorApp
 from altostratus.emulator.bodies import BODIES
 
 from .service_api import Api
+from .test_server import call
 
 BACKEND = {"ip": "10.0.1.10", "protocol": "TCP", "source_port": 80, "target_port": 8080}
 
@@ -126,6 +127,7 @@ OWN = {
     "created_at",
     "objectstore_endpoint",
     "owner_info",
+    "firewall_id",  # a balancer's own firewall
 }
 
 
@@ -547,3 +549,68 @@ def test_the_pytest_plugin_serves_a_strict_emulator_when_its_settings_say_so(
         timeout=120,
     )
     assert run.returncode == 0, run.stdout + run.stderr
+
+
+# Networks deleted with their firewalls, as both official clients expect
+
+
+def _as_go_client(emulator: Emulator, method: str, path: str, body: Any = None) -> Any:
+    """One call as the Go client sends it: ``?region=`` on every call, JSON bodies."""
+    status, answer = call(emulator, method, f"/v2{path}?region=LON1", body)
+    assert status == 200, (method, path, status, answer)
+    return answer
+
+
+def _firewall_names(emulator: Emulator) -> list[str]:
+    return [f["name"] for f in _as_go_client(emulator, "GET", "/firewalls")]
+
+
+def test_the_bridged_providers_network_flow_deletes_the_network_alone(
+    fresh_emulator: Emulator,
+) -> None:
+    """The bridged provider makes every network's ``<label>-default`` firewall by a second call
+    and deletes the network alone: the firewall goes with it."""
+    network = _as_go_client(
+        fresh_emulator, "POST", "/networks", {"label": "shop-net", "region": "LON1", "cidr_v4": ""}
+    )
+    firewall = {"name": "shop-net-default", "region": "LON1", "network_id": network["id"]}
+    made = _as_go_client(fresh_emulator, "POST", "/firewalls", {**firewall, "create_rules": True})
+    assert "shop-net-default" in _firewall_names(fresh_emulator)
+
+    deleted = _as_go_client(fresh_emulator, "DELETE", f"/networks/{network['id']}")
+
+    assert deleted == {"result": "success"}
+    assert "shop-net-default" not in _firewall_names(fresh_emulator)
+    status, _ = call(fresh_emulator, "GET", f"/v2/firewalls/{made['id']}?region=LON1")
+    assert status == 404
+    networks = _as_go_client(fresh_emulator, "GET", "/networks")
+    assert network["id"] not in {n["id"] for n in networks}
+
+
+def test_the_clis_network_create_with_a_default_firewall_then_remove(
+    fresh_emulator: Emulator,
+) -> None:
+    """``network create --create-default-firewall`` (a network, then a firewall on it), then
+    ``network remove`` (a lookup by list, then the delete)."""
+    network = _as_go_client(fresh_emulator, "POST", "/networks", {"label": "cli-net"})
+    firewall = {"name": "cli-net", "region": "LON1", "network_id": network["id"]}
+    _as_go_client(fresh_emulator, "POST", "/firewalls", firewall)
+    listed = _as_go_client(fresh_emulator, "GET", "/networks")
+    found = [n for n in listed if n["label"] == "cli-net"]
+
+    assert _as_go_client(fresh_emulator, "DELETE", f"/networks/{found[0]['id']}") == {
+        "result": "success"
+    }
+    assert "cli-net" not in _firewall_names(fresh_emulator)
+
+
+def test_a_network_a_balancer_uses_is_still_refused_over_http(fresh_emulator: Emulator) -> None:
+    network = _as_go_client(fresh_emulator, "POST", "/networks", {"label": "lb-net"})
+    firewall = {"name": "lb-net-default", "network_id": network["id"]}
+    _as_go_client(fresh_emulator, "POST", "/firewalls", firewall)
+    balancer = {"name": "web", "network_id": network["id"], "backends": [BACKEND]}
+    _as_go_client(fresh_emulator, "POST", "/loadbalancers", balancer)
+    status, answer = call(fresh_emulator, "DELETE", f"/v2/networks/{network['id']}?region=LON1")
+    assert (status, answer["code"]) == (409, "database_network_inuse")
+    assert "load balancer 'web'" in answer["reason"]
+    assert "lb-net-default" in _firewall_names(fresh_emulator)

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 from openapi_schema_validator import OAS30Validator
 from openapi_spec_validator import validate
 
+from altostratus.emulator.decisions import DECISIONS
 from altostratus.emulator.openapi import document
 
 from .service_api import Api, Reply
@@ -137,3 +139,21 @@ def scenario(api: Api, check: Checker) -> None:
 def test_the_document_is_served(api: Api) -> None:
     response = api.client.get("/openapi.json")
     assert response.status_code == 200 and response.json == document()
+
+
+def test_the_decisions_where_the_spec_and_the_official_clients_disagree_are_listed(
+    api: Api,
+) -> None:
+    served = api.call("GET", "/openapi.json").body
+    listed = served["x-official-clients"]
+    assert [d["shape"] for d in listed] == [d.shape for d in DECISIONS]
+    assert all(d["spec"] and d["clients"] and d["emulator"] for d in listed)
+
+
+def test_the_emulator_guide_shows_every_decision_in_its_official_clients_table() -> None:
+    guide = (Path(__file__).parents[2] / "docs" / "emulator.md").read_text()
+    table = guide[guide.index("| request shape | answer | why |") :]
+    rows = [line for line in table.splitlines() if line.startswith("| ")]
+    first_columns = [row.split(" | ")[0].removeprefix("| ") for row in rows]
+    for decision in DECISIONS:
+        assert decision.shape in first_columns, decision.shape

@@ -56,8 +56,8 @@ def test_usage_counts_live_resources_across_regions(api: Api) -> None:
     api.ok("POST", "/loadbalancers", body)
     usage = quota(api)
     assert usage["network_count_usage"] == 2
-    assert usage["security_group_usage"] == 1
-    assert usage["security_group_rule_usage"] == 3
+    assert usage["security_group_usage"] == 2  # the balancer's own firewall counts
+    assert usage["security_group_rule_usage"] == 3  # a balancer without backends opens nothing
     assert usage["public_ip_address_usage"] == 2
     api.ok("DELETE", f"/ips/{api.ok('GET', '/ips')['items'][0]['id']}")
     assert quota(api)["public_ip_address_usage"] == 1

@@ -75,23 +75,33 @@ def test_a_balancer_being_deleted_still_holds_its_network(slow: Api) -> None:
     assert slow.ok("GET", f"/networks/{network['id']}")["status"] == "Deleting"
 
 
-def test_a_firewall_being_deleted_holds_its_network_and_refuses_changes(slow: Api) -> None:
+def test_a_firewall_being_deleted_refuses_changes_and_goes_with_its_network(
+    slow: Api, events: RecordingEvents
+) -> None:
     network = _network(slow)
     firewall = slow.ok("POST", "/firewalls", {"name": "fw", "network_id": network["id"]})
     path = f"/firewalls/{firewall['id']}"
     slow.ok("DELETE", path)
     assert slow.ok("GET", path)["name"] == "fw"  # no status field: the firewall still answers
-    refused = slow.error(409, "database_network_inuse", "DELETE", f"/networks/{network['id']}")
-    assert f"firewall 'fw' ({firewall['id']})" in refused.body["reason"]
     slow.error(409, "database_firewall_deleting", "PUT", path, {"name": "other"})
     rule = {"protocol": "tcp", "start_port": "22"}
     slow.error(409, "database_firewall_deleting", "POST", f"{path}/rules", rule)
     slow.error(409, "database_firewall_duplicate_name", "POST", "/firewalls",
                {"name": "fw", "network_id": network["id"]})  # fmt: skip
+    second = slow.ok("POST", "/firewalls", {"name": "fw2", "network_id": network["id"]})
+
+    slow.ok("DELETE", f"/networks/{network['id']}")  # its firewalls go with it
+    assert slow.ok("GET", f"/networks/{network['id']}")["status"] == "Deleting"
+    assert slow.ok("GET", f"/firewalls/{second['id']}")["name"] == "fw2"  # being removed too
+    slow.error(409, "database_firewall_deleting", "PUT", f"/firewalls/{second['id']}",
+               {"name": "other"})  # fmt: skip
 
     slow.advance(SECONDS)
     slow.error(404, "database_firewall_not_found", "GET", path)
-    slow.ok("POST", "/firewalls", {"name": "fw", "network_id": network["id"]})
+    slow.error(404, "database_firewall_not_found", "GET", f"/firewalls/{second['id']}")
+    slow.error(404, "database_network_not_found", "GET", f"/networks/{network['id']}")
+    assert events.names()[-3:] == ["firewall.deleted", "firewall.deleted", "network.deleted"]
+    slow.ok("POST", "/firewalls", {"name": "fw"})
 
 
 def test_nothing_new_may_refer_to_a_record_being_deleted(slow: Api) -> None:
@@ -197,16 +207,15 @@ def test_a_removal_under_way_survives_a_restart(tmp_path: Path) -> None:
         network = call(first, "POST", "/v2/vpc/networks", {"label": "app"})[1]
         firewall = {"name": "fw", "network_id": network["id"]}
         firewall = call(first, "POST", "/v2/vpc/firewalls", firewall)[1]
-        assert call(first, "DELETE", f"/v2/vpc/firewalls/{firewall['id']}")[0] == 200
+        assert call(first, "DELETE", f"/v2/vpc/networks/{network['id']}")[0] == 200
     with Emulator(state_dir=tmp_path, delete_seconds=3600) as second:
         path = f"/v2/vpc/networks/{network['id']}"
-        status, answer = call(second, "DELETE", path)
-        assert (status, answer["code"]) == (409, "database_network_inuse")
-        assert call(second, "GET", f"/v2/vpc/firewalls/{firewall['id']}")[0] == 200
+        assert call(second, "GET", path)[1]["status"] == "Deleting"
+        status, answer = call(second, "PUT", f"/v2/vpc/firewalls/{firewall['id']}", {"name": "x"})
+        assert (status, answer["code"]) == (409, "database_firewall_deleting")
         call(second, "POST", "/_emulator/clock", {"advance_seconds": 3600})
         assert call(second, "GET", f"/v2/vpc/firewalls/{firewall['id']}")[0] == 404
-        assert call(second, "DELETE", path)[0] == 200
-        assert call(second, "GET", path)[1]["status"] == "Deleting"
+        assert call(second, "GET", path)[0] == 404
 
 
 def test_delete_seconds_is_refused_below_zero() -> None:

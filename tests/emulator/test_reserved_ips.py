@@ -21,6 +21,19 @@ def test_create_answers_id_and_name_only(any_api: Api, events: RecordingEvents) 
     assert shown == {"id": created["id"], "name": "front", "ip": "203.0.113.1"}
 
 
+def test_list_items_carry_assigned_to_as_a_retrieve_does(any_api: Api) -> None:
+    """The official CLI's ``ip ls`` and ``vpc ip show`` read ``assigned_to`` from the list."""
+    reserved = any_api.ok("POST", "/ips", {"name": "front"})
+    any_api.ok("POST", "/ips", {"name": "spare"})
+    lb = balancer(any_api)
+    body = {"action": "assign", "assign_to_id": lb["id"]}
+    any_api.ok("POST", f"/ips/{reserved['id']}/actions", body)
+    items = {i["name"]: i for i in any_api.ok("GET", "/ips")["items"]}
+    assert items["front"] == any_api.ok("GET", f"/ips/{reserved['id']}")
+    assert items["front"]["assigned_to"] == {"id": lb["id"], "type": "loadbalancer", "name": "lb"}
+    assert "assigned_to" not in items["spare"]
+
+
 def test_list_is_paginated_with_id_name_ip(any_api: Api) -> None:
     for n in range(3):
         any_api.ok("POST", "/ips", {"name": f"ip{n}"})
@@ -48,7 +61,20 @@ def test_names_are_unique(api: Api) -> None:
     api.ok("POST", "/ips", {"name": "a"})
     api.error(409, "database_ip_duplicate_name", "POST", "/ips", {"name": "a"})
     api.ok("POST", "/ips", {"name": "a", "region": "FRA1"})
-    api.error(400, "parameter_name_missing", "POST", "/ips", {})
+
+
+def test_an_ip_reserved_without_a_name_is_named_by_its_address(
+    any_api: Api, events: RecordingEvents
+) -> None:
+    """The spec marks ``name`` required; the official Go client documents it optional ("If not
+    provided, name will be the IP address") and the CLI's ``ip reserve`` sends none."""
+    for body in ({}, {"name": ""}):
+        created = any_api.ok("POST", "/ips", body)
+        shown = any_api.ok("GET", f"/ips/{created['id']}")
+        assert created["name"] == shown["name"] == shown["ip"]
+        assert events.emitted[-1][1:] == ("ip.created", created["id"])
+    renamed = any_api.ok("PUT", f"/ips/{created['id']}", {"name": "front"})
+    assert renamed["name"] == "front"
 
 
 def test_update_renames_and_answers_id_and_name(any_api: Api, events: RecordingEvents) -> None:
@@ -108,6 +134,14 @@ def test_actions_are_validated(api: Api, other: Api) -> None:
     api.error(400, "parameter_assign_to_id_missing", "POST", actions, {"action": "assign"})
     body = {"action": "assign", "assign_to_id": "nope"}
     api.error(404, "database_loadbalancer_not_found", "POST", actions, body)
+    body = {**body, "assign_to_type": "loadbalancer"}
+    api.error(404, "database_loadbalancer_not_found", "POST", actions, body)
+    body = {**body, "assign_to_type": "instance"}  # the emulator serves no instances
+    refused = api.error(404, "database_instance_not_found", "POST", actions, body)
+    assert refused.body["reason"] == "The instance was not found"
+    body = {**body, "assign_to_type": "cluster"}
+    refused = api.error(400, "parameter_assign_to_type_invalid", "POST", actions, body)
+    assert "loadbalancer" in refused.body["reason"] and "instance" in refused.body["reason"]
     theirs = balancer(other)
     body = {"action": "assign", "assign_to_id": theirs["id"]}
     api.error(404, "database_loadbalancer_not_found", "POST", actions, body)

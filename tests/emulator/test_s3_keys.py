@@ -4,22 +4,15 @@ directly does, decoded once and never twice."""
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Iterator
 from typing import Any
 
-import boto3
 import pytest
-from botocore.config import Config
 from botocore.exceptions import ClientError
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from moto.moto_server.werkzeug_app import MotoRequestHandler, create_backend_app
-from werkzeug.serving import make_server
 
-from .served_s3 import BUCKET, OWNER, S3Server
+from .served_s3 import BUCKET, DIRECT_BUCKET, OWNER, S3Server
 
-DIRECT_BUCKET = "moto-direct"
 #: Characters S3 clients and servers most often get wrong, drawn often.
 TRICKY = "%?#+ /.=&;:@$!*'()[]~\\\"<>A1ü€😀"
 
@@ -28,30 +21,6 @@ KEYS = st.one_of(
     st.text(alphabet=st.characters(codec="utf-8"), min_size=1, max_size=40),
     st.sampled_from(["c%ab", "d%2Fe", "f%41g", "q?versionId=x", "report?v=1", "a%41", "aA"]),
 ).filter(lambda key: len(key.encode()) <= 1024)
-
-
-@pytest.fixture(scope="module")
-def direct() -> Iterator[Any]:
-    """A client of moto's S3 served on its own, without the front."""
-    server = make_server(
-        "127.0.0.1", 0, create_backend_app("s3"), threaded=True, request_handler=MotoRequestHandler
-    )
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    client = boto3.client(
-        "s3",
-        endpoint_url=f"http://127.0.0.1:{server.server_port}",
-        region_name="us-east-1",
-        aws_access_key_id="moto",
-        aws_secret_access_key="moto",
-        config=Config(s3={"addressing_style": "path"}, retries={"max_attempts": 1}),
-    )
-    client.create_bucket(Bucket=DIRECT_BUCKET)
-    try:
-        yield client
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 def _emptied(client: Any, bucket: str) -> None:

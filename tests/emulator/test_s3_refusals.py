@@ -1,6 +1,7 @@
 """What the S3 front refuses before moto sees a request: a header-signed request dated more than
 15 minutes from the server's clock (S3's ``RequestTimeTooSkewed``), and an upload id that is not
-an unfinished upload of the addressed key (``NoSuchUpload``, never a 500)."""
+an unfinished upload of the addressed key (``NoSuchUpload``, never a 500), but for a repeated
+complete of the upload that made the key, answered as S3 and moto answer it."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 import requests
 from botocore.exceptions import ClientError
 
-from .served_s3 import BUCKET, OWNER, SMALL_BUCKET, S3Server, WallClock
+from .served_s3 import BUCKET, DIRECT_BUCKET, OWNER, SMALL_BUCKET, S3Server, WallClock
 
 MINUTE = 60.0
 
@@ -113,3 +114,57 @@ def test_an_upload_id_of_another_key_is_not_that_keys_upload(s3: S3Server) -> No
         MultipartUpload={"Parts": [{"PartNumber": 1, "ETag": part["ETag"]}]},
     )
     assert owner.get_object(Bucket=BUCKET, Key="one")["Body"].read() == b"abc"
+
+
+def _complete_twice(client: Any, bucket: str, key: str) -> list[Any]:
+    """Upload ``key`` in two parts, complete it, then complete it again as a client whose first
+    answer was lost does (ceph's s3-tests repeat it so): each answer, or the error code."""
+    upload = client.create_multipart_upload(Bucket=bucket, Key=key)["UploadId"]
+    parts = []
+    for number, data in enumerate((b"a" * 5 * 1024**2, b"tail"), start=1):
+        sent = client.upload_part(
+            Bucket=bucket, Key=key, UploadId=upload, PartNumber=number, Body=data
+        )
+        parts.append({"PartNumber": number, "ETag": sent["ETag"]})
+    answers: list[Any] = []
+    for _ in range(2):
+        try:
+            done = client.complete_multipart_upload(
+                Bucket=bucket, Key=key, UploadId=upload, MultipartUpload={"Parts": parts}
+            )
+        except ClientError as error:
+            answers.append(error.response["Error"]["Code"])
+        else:
+            answers.append((done["ResponseMetadata"]["HTTPStatusCode"], done["Key"], done["ETag"]))
+    body = client.get_object(Bucket=bucket, Key=key)["Body"].read()
+    answers.append((len(body), body[-4:]))
+    return answers
+
+
+def test_a_repeated_complete_answers_the_same_object_as_moto_does(
+    s3: S3Server, direct: Any
+) -> None:
+    front = _complete_twice(s3.client(OWNER), BUCKET, "twice.bin")
+    assert front == _complete_twice(direct, DIRECT_BUCKET, "twice.bin")
+    first, again, stored = front
+    assert first == again and first[0] == 200
+    assert stored == (5 * 1024**2 + 4, b"tail")
+
+
+def test_a_completed_upload_takes_no_part_nor_abort_nor_a_complete_once_replaced(
+    s3: S3Server,
+) -> None:
+    owner = s3.client(OWNER)
+    upload = owner.create_multipart_upload(Bucket=BUCKET, Key="k")["UploadId"]
+    part = owner.upload_part(Bucket=BUCKET, Key="k", UploadId=upload, PartNumber=1, Body=b"abc")
+    parts = {"Parts": [{"PartNumber": 1, "ETag": part["ETag"]}]}
+    owner.complete_multipart_upload(Bucket=BUCKET, Key="k", UploadId=upload, MultipartUpload=parts)
+    for action in (
+        lambda: owner.upload_part(Bucket=BUCKET, Key="k", UploadId=upload, PartNumber=2, Body=b"x"),
+        lambda: owner.abort_multipart_upload(Bucket=BUCKET, Key="k", UploadId=upload),
+    ):
+        assert _error(action)["Code"] == "NoSuchUpload"
+    owner.put_object(Bucket=BUCKET, Key="k", Body=b"newer")
+    repeated = {"Bucket": BUCKET, "Key": "k", "UploadId": upload, "MultipartUpload": parts}
+    assert _error(lambda: owner.complete_multipart_upload(**repeated))["Code"] == "NoSuchUpload"
+    assert owner.get_object(Bucket=BUCKET, Key="k")["Body"].read() == b"newer"

@@ -24,7 +24,7 @@ def made_elsewhere(api: Client) -> dict[str, str]:
     )
     rule = api.firewall_rules.create(firewall.id, protocol="tcp", start_port=22, label="ssh")
     balancer = api.load_balancers.create(
-        name="shared-lb", network_id=network.id, backends=[BACKEND]
+        name="shared-lb", network_id=network.id, backends=[BACKEND], firewall_id=firewall.id
     )
     address = api.reserved_ips.create(name="shared-ip", region="FRA1")
     store = api.object_stores.create(name="shared-assets", size=100)

@@ -22,7 +22,9 @@ REFERENCE = "organization/platform/prod"
 def made_elsewhere(api: Client) -> dict[str, Any]:
     network = api.networks.create(label="forms", cidr_v4="10.95.0.0/24")
     firewall = api.firewalls.create(name="forms-fw", network_id=network.id)
-    balancer = api.load_balancers.create(name="forms-lb", network_id=network.id, backends=[BACKEND])
+    balancer = api.load_balancers.create(
+        name="forms-lb", network_id=network.id, backends=[BACKEND], firewall_id=firewall.id
+    )
     address = api.reserved_ips.create(name="forms-ip")
     store = api.object_stores.create(name="forms-store", size=20)
     credential = api.object_store_credentials.create(name="forms-ci", max_size_gb=3)

@@ -75,7 +75,9 @@ def test_firewalls_balancers_and_addresses_by_their_keys(
 ) -> None:
     network = api.networks.create(label="web", cidr_v4="10.84.0.0/24")
     firewall = api.firewalls.create(name="edge", network_id=network.id)
-    balancer = api.load_balancers.create(name="web", network_id=network.id, backends=[BACKEND])
+    balancer = api.load_balancers.create(
+        name="web", network_id=network.id, backends=[BACKEND], firewall_id=firewall.id
+    )
     address = api.reserved_ips.create(name="web-ip")
     api.reserved_ips.assign(address.id, balancer.id)
     ip = api.reserved_ips.get(address.id).ip
@@ -182,7 +184,9 @@ def test_an_unknown_input_defers_the_lookup_in_a_preview(
 def test_every_lookup_by_id_and_by_each_key(make_stack: Callable[..., Stack], api: Client) -> None:
     network = api.networks.create(label="keys", cidr_v4="10.88.0.0/24")
     firewall = api.firewalls.create(name="keys-fw", network_id=network.id)
-    balancer = api.load_balancers.create(name="keys-lb", network_id=network.id, backends=[BACKEND])
+    balancer = api.load_balancers.create(
+        name="keys-lb", network_id=network.id, backends=[BACKEND], firewall_id=firewall.id
+    )
     address = api.reserved_ips.create(name="keys-ip")
     store = api.object_stores.create(name="keys-store", size=10)
     credential = api.object_store_credentials.create(name="keys-ci")

@@ -83,7 +83,9 @@ class AlteredProviderProcess(ProviderProcess):
 @pytest.fixture
 def slow_clock(fresh_emulator: Emulator) -> Iterator[Emulator]:
     """The reset emulator with room for many balancers; its clock slowed until advanced."""
-    fresh_emulator.set_quota(public_ip_address=100, loadbalancer_count=100)
+    fresh_emulator.set_quota(
+        public_ip_address=100, loadbalancer_count=100, security_group=100, security_group_rule=200
+    )
     fresh_emulator.clock.time_scale = SLOW
     yield fresh_emulator
     fresh_emulator.clock.time_scale = 1.0
@@ -233,7 +235,9 @@ def test_the_bound_comes_from_stack_config_and_acts_only_in_the_provider_process
 @pytest.fixture
 def rate_limited(fresh_emulator: Emulator) -> Iterator[Emulator]:
     """The reset emulator answering 429 past 5 requests a second, with room for balancers."""
-    fresh_emulator.set_quota(public_ip_address=100, loadbalancer_count=100)
+    fresh_emulator.set_quota(
+        public_ip_address=100, loadbalancer_count=100, security_group=100, security_group_rule=200
+    )
     fresh_emulator.app.limiter.rate = 5.0
     yield fresh_emulator
     fresh_emulator.app.limiter.rate = None

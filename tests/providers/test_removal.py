@@ -60,7 +60,7 @@ def test_a_delete_with_nothing_to_wait_for_makes_the_fewest_requests(
     assert _log(fresh_emulator) == [*count, ("DELETE", 200), *confirm]
 
 
-def test_a_network_delete_waits_while_its_firewall_is_removed_then_until_it_is_gone(
+def test_a_network_delete_waits_while_its_balancer_is_removed_then_until_it_is_gone(
     api: Client,
     engine: Engine,
     fresh_emulator: Emulator,
@@ -68,9 +68,10 @@ def test_a_network_delete_waits_while_its_firewall_is_removed_then_until_it_is_g
 ) -> None:
     removal_takes(1.0)
     network = engine.up(NETWORK.provider, "net", NETWORK.inputs({}), None)
-    firewall = api.firewalls.create(name="fw", network_id=network.state.id)
-    api.firewalls.delete(firewall.id)
-    assert api.firewalls.get(firewall.id).name == "fw"  # being removed, holding the network
+    backends = [{"ip": "10.0.0.9", "protocol": "TCP", "source_port": 80, "target_port": 80}]
+    balancer = api.load_balancers.create(name="lb", network_id=network.state.id, backends=backends)
+    api.load_balancers.delete(balancer.id)
+    assert api.load_balancers.get(balancer.id).name == "lb"  # being removed, holding the network
     fresh_emulator.clear_requests()
 
     engine.destroy(NETWORK.provider, "net", network.state)
@@ -88,14 +89,17 @@ def test_a_delete_still_in_use_at_the_timeout_fails_naming_the_holder(
     api: Client, impatient: Engine, fresh_emulator: Emulator
 ) -> None:
     network = impatient.up(NETWORK.provider, "net", NETWORK.inputs({}), None)
-    firewall = api.firewalls.create(name="holder", network_id=network.state.id)
+    backends = [{"ip": "10.0.0.9", "protocol": "TCP", "source_port": 80, "target_port": 80}]
+    holder = api.load_balancers.create(
+        name="holder", network_id=network.state.id, backends=backends
+    )
     with pytest.raises(grpc.RpcError) as raised:
         impatient.destroy(NETWORK.provider, "net", network.state)
     details = raised.value.details() or ""
     message = details.strip().splitlines()[-1]  # the provider error's one line, after the trace
     assert f"could not delete network '{network.state.id}': still in use" in message
     assert "after 1 s" in message and "409 database_network_inuse" in message
-    assert f"firewall 'holder' ({firewall.id})" in message
+    assert f"load balancer 'holder' ({holder.id})" in message
     assert "altostratus:waitTimeoutSeconds" in message
     assert api.networks.get(network.state.id).status == "Active"
 

@@ -64,7 +64,11 @@ STACK = [
     Member(
         "balancer",
         LoadBalancerProvider(),
-        lambda o: {"network_id": _id(o, "network"), "backends": [BACKEND]},
+        lambda o: {
+            "network_id": _id(o, "network"),
+            "backends": [BACKEND],
+            "firewall_id": _id(o, "firewall"),  # else it gets one of its own
+        },
         {"algorithm": "least_connections", "backends": [BACKEND, {**BACKEND, "ip": "10.60.0.11"}]},
     ),
     Member(

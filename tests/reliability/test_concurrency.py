@@ -161,7 +161,8 @@ def test_four_concurrent_provider_calls_leave_a_consistent_state(
     created = run_all([partial(engine.up, p, n, i, None) for p, n, i in program], workers=4)
     assert errors(created) == []
     states: list[State] = [outcome.state for outcome in created]
-    owned = {"rule": 2, "balancer": 1, "credential": 1, "store": 1}
+    # The balancer comes with a firewall of its own, opening its backend's port.
+    owned = {"rule": 3, "firewall": 2, "balancer": 1, "credential": 1, "store": 1}
     assert inventory(api) == {**NOTHING, **SHARED, **owned}
     assert api.firewalls.get(parent.id).rules_count == 2
     assert api.quota.get().public_ip_address_usage == 1

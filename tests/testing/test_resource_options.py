@@ -141,11 +141,11 @@ def test_a_component_passes_retain_on_delete_to_its_children(
     assert leftovers(fresh_emulator) == {"networks": 1}
 
 
-def test_a_resource_deleted_with_another_is_left_to_the_service(
+def test_a_firewall_deleted_with_its_network_goes_with_it(
     make_stack: Callable[..., Stack], fresh_emulator: Emulator
 ) -> None:
-    """The engine skips the firewall's delete: the network's delete is then refused by the
-    service, which does not delete a network its firewall still uses."""
+    """The engine skips the firewall's delete; the service deletes a network's firewalls with
+    it, so nothing is left."""
 
     def program() -> None:
         network = alto.Network("app", cidr_v4="10.62.0.0/24")
@@ -156,15 +156,46 @@ def test_a_resource_deleted_with_another_is_left_to_the_service(
             opts=pulumi.ResourceOptions(deleted_with=network),
         )
 
+    stack = make_stack(program)
+    stack.up()
+    assert stack.destroy().operations == {"Firewall:edge": "delete", "Network:app": "delete"}
+    assert leftovers(fresh_emulator) == {}
+
+
+def test_a_resource_deleted_with_another_is_left_to_the_service(
+    make_stack: Callable[..., Stack], fresh_emulator: Emulator
+) -> None:
+    """The engine skips the balancer's delete: the network's delete is then refused by the
+    service, which does not delete a network a load balancer still uses."""
+
+    def program() -> None:
+        network = alto.Network("app", cidr_v4="10.62.0.0/24")
+        backend = {"ip": "10.62.0.9", "protocol": "TCP", "source_port": 80, "target_port": 80}
+        alto.LoadBalancer(
+            "edge",
+            network_id=network.id,
+            backends=[backend],
+            opts=pulumi.ResourceOptions(deleted_with=network),
+        )
+
     stack = make_stack(program, config={"altostratus:waitTimeoutSeconds": "0.2"})
     stack.up()
 
     with pytest.raises(DeploymentFailed, match="still in use") as failed:
         stack.destroy()
     # The network's failed delete is reported too, as the engine's events report it.
-    assert failed.value.result.operations == {"Firewall:edge": "delete", "Network:app": "delete"}
+    assert failed.value.result.operations == {
+        "LoadBalancer:edge": "delete",
+        "Network:app": "delete",
+    }
     assert [error.name for error in failed.value.result.errors] == ["app"]
-    assert leftovers(fresh_emulator) == {"networks": 1, "firewalls": 1}
+    # The balancer is left with its own firewall.
+    assert leftovers(fresh_emulator) == {
+        "networks": 1,
+        "load_balancers": 1,
+        "firewalls": 1,
+        "firewall_rules": 1,
+    }
 
 
 def test_a_changed_replacement_trigger_replaces_without_asking_the_provider(

@@ -42,7 +42,9 @@ class LoadBalancersAPI(RegionalCollection[LoadBalancer]):
         firewall_rule: str | None = None,
     ) -> LoadBalancer:
         """Create a balancer; it answers `state == ""` until it is ready (`available`).
-        `firewall_id` names a firewall of the region for it (the service answers it as given);
+        `firewall_id` names a firewall of the region for it; without one, the service gives the
+        balancer a firewall of its own, opening what `firewall_rule` names (`"all"`,
+        `"80,443"`, `"8000-8080"`) or else each backend's source port, deleted with it.
         `options` holds `server_timeout` and `client_timeout`."""
         body = fields(
             name=name,

@@ -11,9 +11,11 @@ class ReservedIpsAPI(RegionalCollection[ReservedIp]):
     _model = ReservedIp
     _paginated = True
 
-    def create(self, *, name: str, region: str | None = None) -> ReservedIp:
-        """Reserve an address; the answer leaves out `ip` (`get` has it)."""
-        return self._one(ReservedIp, "POST", PATH, region=region, body={"name": name})
+    def create(self, *, name: str | None = None, region: str | None = None) -> ReservedIp:
+        """Reserve an address; the answer leaves out `ip` (`get` has it). Without `name`, the
+        service names it by its address (as its Go client documents; the spec marks `name`
+        required)."""
+        return self._one(ReservedIp, "POST", PATH, region=region, body=fields(name=name))
 
     def update(self, id: str, *, name: str | None = None, region: str | None = None) -> ReservedIp:
         body = fields(name=name)

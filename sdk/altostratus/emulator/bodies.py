@@ -51,6 +51,7 @@ from altostratus.emulator.vocabulary import (
     ACTIONS,
     AFFINITIES,
     ALGORITHMS,
+    ASSIGNABLE,
     DIRECTION_ALIASES,
     DIRECTIONS,
     EVENT_NAMES,
@@ -191,7 +192,10 @@ class _BalancerSettings:
     options: dict[str, int | str] | None = given(OPTIONS)
     """Server and client timeouts, kept and answered as sent."""
     firewall_rule: str | None = given(
-        text(), about="The rule the official clients ask the balancer's firewall to hold"
+        text(),
+        about="What the firewall made for a balancer created without firewall_id opens: all, "
+        "or ports and ranges (80,443,8000-8080) over TCP; each backend's source port when "
+        "absent. Kept and answered",
     )
 
 
@@ -200,7 +204,11 @@ class LoadBalancerCreate(_BalancerSettings):
     name: str = given(text(), required=True)
     network_id: str = given(text(), required=True)
     backends: tuple[Backend, ...] = given(BACKENDS, required=True)
-    firewall_id: str | None = given(text(blank=True))
+    firewall_id: str | None = given(
+        text(blank=True),
+        about="A firewall of the region; when absent, the balancer gets one of its own on its "
+        "network, deleted with it",
+    )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -211,7 +219,9 @@ class LoadBalancerUpdate(_BalancerSettings):
 
 @dataclass(frozen=True, kw_only=True)
 class ReservedIpCreate:
-    name: str = given(text(), required=True)
+    name: str | None = given(
+        text(), about="The address itself when absent, as the official Go client documents it"
+    )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -225,8 +235,9 @@ class ReservedIpAction:
     assign_to_id: str | None = given(text())
     """The load balancer to assign to (required by ``assign``)."""
     assign_to_type: str | None = given(
-        text(blank=True),
-        about="The kind of assign_to_id; load balancers are the only kind here",
+        choice(*ASSIGNABLE),
+        about="The kind of assign_to_id (loadbalancer when absent); the emulator serves no "
+        "instances, so an instance is never found",
     )
 
 

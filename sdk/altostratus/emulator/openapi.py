@@ -1,8 +1,9 @@
 """The OpenAPI document of the service's endpoints, served at ``/openapi.json``.
 
-Built from the route table that serves (``routes.ROUTES``), the answers in ``openapi_schemas``
-and the bodies in ``bodies``; the networking collections appear under both ``/v2/vpc`` and their
-original ``/v2`` paths.
+Built from the route table that serves (``routes.ROUTES``), the answers in ``openapi_schemas``,
+the bodies in ``bodies`` and the decisions where the spec and the official clients disagree
+(``decisions``, under ``x-official-clients``); the networking collections appear under both
+``/v2/vpc`` and their original ``/v2`` paths.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import functools
 import re
 from typing import Any
 
-from altostratus.emulator import bodies
+from altostratus.emulator import bodies, decisions
 from altostratus.emulator.call import Route
 from altostratus.emulator.openapi_schemas import SCHEMAS, Schema, ref
 from altostratus.emulator.params import MAX_PER_PAGE
@@ -106,6 +107,7 @@ def document() -> dict[str, Any]:
             "version": "2",
             "description": "The service's API as the local emulator serves it.",
         },
+        "x-official-clients": decisions.described(),
         "servers": [{"url": "/"}],
         "security": [{"bearer": []}],
         "paths": paths,

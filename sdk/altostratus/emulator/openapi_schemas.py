@@ -152,7 +152,7 @@ SCHEMAS: dict[str, Schema] = {
         },
         optional=("assigned_to",),
     ),
-    "ReservedIpSummary": closed({"id": TEXT, "name": TEXT, "ip": TEXT}),
+    "ReservedIpSummary": ref("ReservedIp"),  # a list item carries assigned_to too
     "ReservedIpSaved": closed({"id": TEXT, "name": TEXT}),
     "ReservedIpPage": page_of("ReservedIpSummary"),
     "ObjectStore": closed(

@@ -93,6 +93,10 @@ AFFINITIES = ("None", "ClientIP")
 PROXY_PROTOCOLS = ("send", "accept", "send_accept")
 BACKEND_PROTOCOLS = ("TCP", "UDP")
 
+ASSIGNABLE = ("loadbalancer", "instance")
+"""What a reserved IP's ``assign_to_type`` may name, as the official Go client sends it; the
+emulator serves load balancers only, so an instance is never found."""
+
 EVENT_NAMES = ("*", *SPEC_EVENT_NAMES)
 """What a webhook subscription may name: every event of the spec, or ``*`` for all."""
 

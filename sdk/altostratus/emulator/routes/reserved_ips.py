@@ -21,7 +21,7 @@ def _reserved(call: Call, reserved_id: str) -> ReservedIp:
 @ROUTES.add("GET", "/ips", "List reserved IPs", "ReservedIpPage", paged=True)
 def list_ips(call: Call) -> Encoded:
     page, per_page = page_params(call.query)
-    return call.state.reserved_ips.page(call.account_id, call.region, page, per_page, "listed")
+    return call.state.reserved_ips.page(call.account_id, call.region, page, per_page)
 
 
 @ROUTES.add("GET", "/ips/{id}", "Retrieve a reserved IP", "ReservedIp")
@@ -50,13 +50,15 @@ def delete_ip(call: Call, reserved_id: str) -> dict[str, Any]:
 
 @ROUTES.add("POST", "/ips/{id}/actions", "Assign or unassign", "Result", ReservedIpAction)
 def act_on_ip(call: Call, reserved_id: str, fields: ReservedIpAction) -> dict[str, Any]:
-    """``assign`` (to the load balancer ``assign_to_id``; ``assign_to_type`` is accepted and
-    unused, balancers being the only kind) or ``unassign`` (idempotent)."""
+    """``assign`` (to the load balancer ``assign_to_id``; an ``assign_to_type`` of
+    ``instance`` is never found, the emulator serving no instances) or ``unassign``
+    (idempotent)."""
     if fields.action == "assign" and fields.assign_to_id is None:
         raise missing("assign_to_id")
     reserved = _reserved(call, reserved_id)
     if fields.assign_to_id is not None and fields.action == "assign":
-        call.state.reserved_ips.assign(reserved, call.effects, fields.assign_to_id)
+        ips = call.state.reserved_ips
+        ips.assign(reserved, call.effects, fields.assign_to_id, fields.assign_to_type)
     else:
         call.state.reserved_ips.unassign(reserved, call.effects)
     return dict(SUCCESS)

@@ -172,10 +172,13 @@ class S3Service:
         raise access_denied(auth.ANONYMOUS)
 
     def _check_upload(self, operation: Operation) -> None:
-        upload_id = operation.upload_id
-        if upload_id is not None and not store.has_upload(
-            operation.bucket, upload_id, operation.key
-        ):
+        """An upload must be unfinished and of the key, but for a repeated complete of the
+        upload that made the key."""
+        upload_id, bucket, key = operation.upload_id, operation.bucket, operation.key
+        if upload_id is None or store.has_upload(bucket, upload_id, key):
+            return
+        repeated = operation.kind is Kind.COMPLETE_UPLOAD
+        if not (repeated and store.completed_upload(bucket, upload_id, key)):
             raise no_such_upload(upload_id)
 
     def _write(

@@ -136,6 +136,15 @@ def has_upload(name: str, upload_id: str, key_name: str) -> bool:
     return upload is not None and upload.key_name == key_name
 
 
+def completed_upload(name: str, upload_id: str, key_name: str) -> bool:
+    """Whether the key's current version was made by completing that upload: a repeated
+    ``CompleteMultipartUpload`` (S3 tells applications to retry one whose answer was lost) is
+    answered with that object, as S3 and moto answer it."""
+    versions = key_versions(name, key_name)
+    made_by = getattr(versions[-1], "multipart", None) if versions else None
+    return made_by is not None and getattr(made_by, "id", None) == upload_id
+
+
 def part_size(name: str, upload_id: str, part_number: int) -> int:
     bucket = _bucket(name)
     upload = None if bucket is None else bucket.multiparts.get(upload_id)

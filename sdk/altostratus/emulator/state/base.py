@@ -121,7 +121,8 @@ class Store(Generic[R, C, U]):
     values (tuples, frozensets), so every change is an assignment, which the state folder sees.
 
     ``delete`` is the same for every kind: ``check_delete`` refuses it while something holds the
-    record (409), then ``remove`` releases what the record held and drops it. For the kinds whose
+    record (409), ``delete_dependents`` deletes what goes with it, then ``remove`` releases what
+    the record held and drops it. For the kinds whose
     removal ``takes_time``, while the ``delete_seconds`` setting is above zero, the record stays
     in ``removals`` that many emulated seconds first: still listed and answered (in its deleting
     state, where the kind has a status), still holding its name, addresses and network, refusing
@@ -188,6 +189,7 @@ class Store(Generic[R, C, U]):
         if record.id in self.removals:
             return
         self.check_delete(record)
+        self.delete_dependents(record, effects)
         seconds = self.state.settings.delete_seconds
         if self.takes_time and seconds > 0:
             self.removals[record.id] = self.state.clock.monotonic() + seconds
@@ -197,6 +199,10 @@ class Store(Generic[R, C, U]):
 
     def check_delete(self, record: R) -> None:
         """Raise while something holds the record (409 ``database_<kind>_inuse``)."""
+
+    def delete_dependents(self, record: R, effects: Effects) -> None:
+        """Delete what goes with the record (a network's firewalls), once ``check_delete`` has
+        let it go; nothing by default."""
 
     def remove(self, record: R, effects: Effects) -> None:
         """Release what the record holds, drop it, and queue its events."""

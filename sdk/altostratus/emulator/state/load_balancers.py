@@ -7,8 +7,14 @@ from dataclasses import dataclass, field
 from ipaddress import IPv4Address
 from typing import Any
 
-from altostratus.emulator.bodies import LoadBalancerCreate, LoadBalancerUpdate
-from altostratus.emulator.parsers import Backend
+from altostratus.emulator.bodies import (
+    FirewallCreate,
+    LoadBalancerCreate,
+    LoadBalancerUpdate,
+    RuleCreate,
+)
+from altostratus.emulator.errors import invalid
+from altostratus.emulator.parsers import Backend, parse_ports
 from altostratus.emulator.state.accounts import require_quota
 from altostratus.emulator.state.base import Effects, Record, Store, entry, iso, new_id
 from altostratus.emulator.state.reserved_ips import ReservedIp
@@ -34,6 +40,8 @@ class LoadBalancer(Record):
     options: tuple[tuple[str, int | str], ...] = ()
     """The ``options`` as sent, in order."""
     firewall_rule: str = ""
+    firewall_made: bool = False
+    """Whether its firewall was made for it at create (it then goes with it)."""
 
 
 class LoadBalancers(Store[LoadBalancer, LoadBalancerCreate, LoadBalancerUpdate]):
@@ -96,15 +104,30 @@ class LoadBalancers(Store[LoadBalancer, LoadBalancerCreate, LoadBalancerUpdate])
     def create(
         self, account_id: str, region: str, effects: Effects, fields: LoadBalancerCreate
     ) -> LoadBalancer:
+        """Without ``firewall_id``, the balancer gets a firewall of its own on its network,
+        opening what ``firewall_rule`` names (see ``_opening``), as every balancer of the
+        official Go client's answers carries one; it is deleted with the balancer."""
         self.require_feature(region)
         network = self.state.networks.get_live(account_id, region, fields.network_id)
         self.check_name_free(account_id, region, fields.name)
+        balancer_id = new_id()
+        firewalls = self.state.firewalls
+        made: FirewallCreate | None = None
         if fields.firewall_id:
-            self.state.firewalls.get_live(account_id, region, fields.firewall_id)
+            firewalls.get_live(account_id, region, fields.firewall_id)
+        else:
+            made = _opening(fields, f"{fields.name[:200]}-lb-{balancer_id[:8]}", network.id)
+            firewalls.check_name_free(account_id, region, made.name)
+            require_quota(self.state, account_id, "security_group")
+            count = (3 if made.create_default_rules else 0) + len(made.rules or ())
+            require_quota(self.state, account_id, "security_group_rule", count)
         require_quota(self.state, account_id, "loadbalancer_count")
         require_quota(self.state, account_id, "public_ip_address")
-        balancer_id = new_id()
         private_ip = str(network.take_host())
+        public_ip = self.state.public_pool.allocate()
+        firewall_id = fields.firewall_id or ""
+        if made is not None:  # checked above: nothing after it can fail
+            firewall_id = firewalls.create(account_id, region, effects, made).id
         balancer = LoadBalancer(
             id=balancer_id,
             account_id=account_id,
@@ -112,12 +135,13 @@ class LoadBalancers(Store[LoadBalancer, LoadBalancerCreate, LoadBalancerUpdate])
             name=fields.name,
             network_id=fields.network_id,
             backends=fields.backends,
-            public_ip=self.state.public_pool.allocate(),
+            public_ip=public_ip,
             private_ip=private_ip,
             ready_at=self.state.clock.monotonic() + self.state.settings.lb_ready_seconds,
             created_at=iso(self.state.clock.now()),
             service_name=f"lb-{balancer_id[:8]}",
-            firewall_id=fields.firewall_id or "",
+            firewall_id=firewall_id,
+            firewall_made=made is not None,
         )
         _take_settings(balancer, fields)
         self.records[balancer.id] = balancer
@@ -140,6 +164,10 @@ class LoadBalancers(Store[LoadBalancer, LoadBalancerCreate, LoadBalancerUpdate])
             network.release_host(IPv4Address(balancer.private_ip))
         self.state.public_pool.release(balancer.public_ip)
         del self.records[balancer.id]
+        firewalls = self.state.firewalls
+        made = firewalls.records.get(balancer.firewall_id) if balancer.firewall_made else None
+        if made is not None and not self.records.find("firewall_id", made.id):
+            firewalls.delete(made, effects)  # unless another balancer was given it since
 
 
 def _take_settings(
@@ -162,6 +190,31 @@ def _take_settings(
         balancer.options = tuple({**dict(balancer.options), **settings.options}.items())
     if settings.firewall_rule is not None:
         balancer.firewall_rule = settings.firewall_rule
+
+
+def _opening(fields: LoadBalancerCreate, name: str, network_id: str) -> FirewallCreate:
+    """The firewall a balancer created without one gets: ``firewall_rule`` ``all`` opens
+    everything (the three default rules), a list of ports and ranges (``80,443``,
+    ``8000-8080``) opens those over TCP, and none opens each backend's source port with its
+    protocol."""
+    wanted = (fields.firewall_rule or "").strip()
+    if wanted.lower() == "all":
+        return FirewallCreate(name=name, network_id=network_id, create_default_rules=True)
+    if wanted:
+        opened = []
+        for part in wanted.split(","):
+            start, end = parse_ports("firewall_rule", part.strip())
+            if end is not None and end < start:
+                raise invalid(
+                    "firewall_rule",
+                    f"The firewall_rule range {part.strip()!r} ends below its start",
+                )
+            opened.append(RuleCreate(protocol="tcp", start_port=start, end_port=end))
+        rules = tuple(opened)
+    else:
+        listened = dict.fromkeys((b["protocol"].lower(), b["source_port"]) for b in fields.backends)
+        rules = tuple(RuleCreate(protocol=p, start_port=port) for p, port in listened)
+    return FirewallCreate(name=name, network_id=network_id, create_default_rules=False, rules=rules)
 
 
 def _reserved(reserved: ReservedIp | None) -> dict[str, str]:

@@ -166,19 +166,30 @@ class Networks(Store[Network, NetworkCreate, NetworkUpdate]):
             network.nameservers = changes.nameservers_v4
         effects.emit(network.account_id, "network.updated", network.id)
 
+    def delete_dependents(self, network: Network, effects: Effects) -> None:
+        """The firewalls on the network go with it (their rules with them), as the official
+        clients expect: both make a firewall per network and delete the network alone (see
+        ``check_delete`` for what still refuses it)."""
+        firewalls = self.state.firewalls
+        for firewall in firewalls.records.find("network_id", network.id):
+            firewalls.delete(firewall, effects)
+
     def check_delete(self, network: Network) -> None:
-        """The default network is never deleted; a network is held by its firewalls and load
-        balancers (those being deleted too), which the 409's reason names."""
+        """The default network is never deleted; a network is held by its load balancers (those
+        being deleted too) and by a balancer using one of its firewalls, which the 409's reason
+        names. Its firewalls alone do not hold it: they go with it."""
         if network.default:
             raise Conflict("The default network cannot be deleted", "network_delete_default")
+        balancers = self.state.load_balancers.records
         holders = [
-            f"firewall {f.name!r} ({f.id})"
-            for f in self.state.firewalls.records.find("network_id", network.id)
+            f"load balancer {b.name!r} ({b.id})" for b in balancers.find("network_id", network.id)
         ]
-        holders += [
-            f"load balancer {b.name!r} ({b.id})"
-            for b in self.state.load_balancers.records.find("network_id", network.id)
-        ]
+        for firewall in self.state.firewalls.records.find("network_id", network.id):
+            holders += [
+                f"load balancer {b.name!r} ({b.id}) through its firewall {firewall.name!r}"
+                for b in balancers.find("firewall_id", firewall.id)
+                if b.network_id != network.id
+            ]
         if holders:
             more = f" and {len(holders) - 3} more" if len(holders) > 3 else ""
             shown = ", ".join(holders[:3]) + more

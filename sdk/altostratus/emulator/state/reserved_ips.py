@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from altostratus.emulator.bodies import ReservedIpCreate, ReservedIpUpdate
+from altostratus.emulator.errors import not_found
 from altostratus.emulator.state.accounts import require_quota
 from altostratus.emulator.state.base import Effects, Record, Store, entry, new_id
 
@@ -36,12 +37,10 @@ class ReservedIps(Store[ReservedIp, ReservedIpCreate, ReservedIpUpdate]):
             assigned = None
         return entry(reserved, name=reserved.name, assign_to_id=assigned)
 
-    def listed(self, reserved: ReservedIp) -> dict[str, Any]:
-        """A reserved IP as a list shows it."""
-        return {"id": reserved.id, "name": reserved.name, "ip": reserved.ip}
-
     def describe(self, reserved: ReservedIp) -> dict[str, Any]:
-        """The retrieve answer: ``assigned_to`` only while assigned."""
+        """The retrieve answer, and a list's item: ``assigned_to`` only while assigned (the
+        spec's list summary has id, name and ip; the official CLI reads ``assigned_to`` from the
+        list)."""
         body: dict[str, Any] = {"id": reserved.id, "name": reserved.name, "ip": reserved.ip}
         balancer = self.state.load_balancers.records.get(reserved.assigned_to_id or "")
         if balancer is not None:
@@ -55,14 +54,17 @@ class ReservedIps(Store[ReservedIp, ReservedIpCreate, ReservedIpUpdate]):
     def create(
         self, account_id: str, region: str, effects: Effects, fields: ReservedIpCreate
     ) -> ReservedIp:
-        self.check_name_free(account_id, region, fields.name)
+        """Named by its address when ``name`` is absent, as the official Go client documents."""
+        if fields.name is not None:
+            self.check_name_free(account_id, region, fields.name)
         require_quota(self.state, account_id, "public_ip_address")
+        ip = self.state.public_pool.allocate()
         reserved = ReservedIp(
             id=new_id(),
             account_id=account_id,
             region=region,
-            name=fields.name,
-            ip=self.state.public_pool.allocate(),
+            name=ip if fields.name is None else fields.name,
+            ip=ip,
         )
         self.records[reserved.id] = reserved
         effects.emit(account_id, "ip.created", reserved.id)
@@ -73,9 +75,15 @@ class ReservedIps(Store[ReservedIp, ReservedIpCreate, ReservedIpUpdate]):
         self.rename(reserved, changes.name)
         effects.emit(reserved.account_id, "ip.updated", reserved.id)
 
-    def assign(self, reserved: ReservedIp, effects: Effects, balancer_id: str) -> None:
-        """Attach to a balancer of the same account and region; whatever it held is released."""
+    def assign(
+        self, reserved: ReservedIp, effects: Effects, balancer_id: str, kind: str | None = None
+    ) -> None:
+        """Attach to a balancer of the same account and region; whatever it held is released.
+        ``kind`` is the ``assign_to_type`` sent: ``instance`` is never found (404
+        ``database_instance_not_found``: the emulator serves no instances)."""
         self.require_live(reserved)
+        if kind == "instance":
+            raise not_found("instance", "instance")
         balancers = self.state.load_balancers
         balancer = balancers.get_live(reserved.account_id, reserved.region, balancer_id)
         previous = self.assigned_to(balancer.id)
