@@ -221,12 +221,19 @@ def test_regions_agree() -> None:
 class _Recorder:
     """Stands in for the client's HTTP layer: keeps each request, answers an id."""
 
+    deadline = 10.0
+
     def __init__(self) -> None:
         self.sent: list[tuple[str, str, dict[str, Any] | None]] = []
 
-    def request(self, method: str, path: str, *, params: Any = None, body: Any = None) -> Any:
+    def request(
+        self, method: str, path: str, *, params: Any = None, body: Any = None, ends: Any = None
+    ) -> Any:
         self.sent.append((method, path, body))
         return {"id": "id-1", "result": "success"}
+
+    def monotonic(self) -> float:
+        return 0.0
 
 
 #: Values a client call checks before sending (other parameters get a text value).

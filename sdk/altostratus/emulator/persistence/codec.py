@@ -125,32 +125,49 @@ def _network(text: str) -> Any:
     return ipaddress.ip_network(text)
 
 
-_KINDS: dict[str, tuple[Any, frozenset[str]]] = {}
+_KINDS: dict[str, tuple[Any, frozenset[str], dict[str, Any]]] = {}
+_FACTORIES: dict[str, set[str]] = {}
 #: JSON values that decode to themselves.
 _PLAIN = frozenset({str, bool, int, float, type(None)})
 
 
-def _kind(name: str) -> tuple[Any, frozenset[str]]:
-    """The record type a saved record names, and its fields (looked up once per type)."""
+def _kind(name: str) -> tuple[Any, frozenset[str], dict[str, Any]]:
+    """The record type a saved record names, its fields, and the defaults of the fields that
+    have one (looked up once per type)."""
     found = _KINDS.get(name)
     if found is not None:
         return found
     kind = RECORDS.get(name) if isinstance(name, str) else None
     if kind is None:
         raise IncompatibleState(f"this version has no record type {name!r}")
-    _KINDS[name] = kind, frozenset(f.name for f in dataclasses.fields(kind))
+    defaults: dict[str, Any] = {}
+    _FACTORIES[name] = set()
+    for field in dataclasses.fields(kind):
+        if field.default is not dataclasses.MISSING:
+            defaults[field.name] = field.default
+        elif field.default_factory is not dataclasses.MISSING:
+            defaults[field.name] = field.default_factory
+            _FACTORIES[name].add(field.name)
+    _KINDS[name] = kind, frozenset(f.name for f in dataclasses.fields(kind)), defaults
     return _KINDS[name]
 
 
 def _record(name: str, fields: dict[str, Any]) -> Any:
-    kind, expected = _kind(name)
-    if fields.keys() != expected:
+    """A record read back. A field added since the record was saved takes its default (a
+    later version adds fields that way); an unknown field, or a missing one without a default,
+    is refused."""
+    kind, expected, defaults = _kind(name)
+    missing = expected - fields.keys()
+    if not fields.keys() <= expected or not missing <= defaults.keys():
         raise IncompatibleState(f"{name} records have other fields in this version")
     record = object.__new__(kind)
     values = record.__dict__  # a record's fields are plain attributes: set them at once
     for field_name, encoded in fields.items():
         values[field_name] = encoded if type(encoded) in _PLAIN else decode(encoded)
-    if issubclass(kind, Record):  # what it was read from is its saved form (see ``saved``)
+    for field_name in missing:
+        default = defaults[field_name]
+        values[field_name] = default() if field_name in _FACTORIES[name] else default
+    if issubclass(kind, Record) and not missing:  # its saved form is what it was read from
         record.__dict__[SAVED] = {"@record": name, "fields": fields}
     check_record(record)
     return record
