@@ -24,6 +24,8 @@ from typing import Any
 
 FORMAT = "altostratus-emulator-state"
 VERSION = 3
+#: The version of the state database (``persistence.VERSION``), the latest.
+LATEST = 4
 
 
 def _same(body: Any) -> Any:
@@ -136,7 +138,7 @@ def load_document(path: Path) -> Any:
         raise DamagedStateFile(
             path,
             f"is in state format {version!r}, and this version of altostratus reads formats "
-            f"{min(UPGRADES)} to {VERSION}",
+            f"{min(UPGRADES)} to {LATEST}",
         )
     if _raw_digest(data) != document.get("sha256"):  # another layout: the body's text again
         text = json.dumps(document.get("body"), sort_keys=True, separators=(",", ":"))

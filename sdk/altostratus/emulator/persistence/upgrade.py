@@ -1,0 +1,209 @@
+"""Folders saved in formats 1 to 3, converted once into the state database of format 4.
+
+Those folders held ``state.json`` (the state as of a moment, its records tagged by their kind's
+name from format 3, by module path before: ``files.UPGRADES``), ``journal/`` (one file per change
+since, replayed onto it in order, none missing) and ``objects/<bucket>/`` (per key a head file of
+plain values, each version's bytes in a file named by their SHA-256; an unfinished upload as a
+folder of a head and part files; earlier object files of serialized Python objects are refused,
+never loaded). The conversion reads them all, writes the bytes under ``bytes/`` and fills the new
+database, which replaces nothing until it is whole; only then are the earlier files removed (a
+crash in between leaves them beside the database, which wins, and they are removed at the next
+start). A damaged file is refused naming it, and the folder is left as it was.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import shutil
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from altostratus.emulator.persistence.codec import IncompatibleState, decode
+from altostratus.emulator.persistence.files import DamagedStateFile, load_document, write_atomic
+from altostratus.emulator.s3 import store
+
+STATE_FILE = "state.json"
+JOURNAL = "journal"
+OBJECTS = "objects"
+#: The first line of an object file of format 2: serialized Python objects behind their SHA-256.
+_PICKLED = re.compile(rb"[0-9a-f]{64}\n")
+
+
+def earlier_files(folder: Path) -> bool:
+    return any((folder / name).exists() for name in (STATE_FILE, JOURNAL, OBJECTS))
+
+
+def remove_earlier(folder: Path) -> None:
+    for name in (JOURNAL, OBJECTS):
+        if (folder / name).is_dir():
+            shutil.rmtree(folder / name)
+    (folder / STATE_FILE).unlink(missing_ok=True)
+
+
+def convert(folder: Path, db: sqlite3.Connection) -> None:
+    """Fill the (new) database ``db`` with what the earlier files of ``folder`` hold."""
+    from altostratus.emulator.persistence import BYTES, write_whole
+
+    state_file = folder / STATE_FILE
+    if not state_file.exists():
+        raise DamagedStateFile(folder / JOURNAL, f"has changes but {STATE_FILE} is gone")
+    body = load_document(state_file)
+    covered = body.get("journal_seq", 0) if isinstance(body, dict) else None
+    if not isinstance(covered, int):
+        raise DamagedStateFile(state_file, "is damaged (journal_seq)")
+    try:
+        replay(body, _journal(folder / JOURNAL, covered))
+        for records in [body["accounts"], body["deliveries"], *body["stores"].values()]:
+            decode(records)  # refused now, while the earlier files are there
+        write_whole(db, body)
+    except IncompatibleState as error:
+        problem = f"was written by an incompatible version ({error})"
+        raise DamagedStateFile(state_file, problem) from None
+    except (KeyError, TypeError, ValueError) as error:
+        problem = f"is damaged ({type(error).__name__}: {str(error)[:120]})"
+        raise DamagedStateFile(state_file, problem) from None
+    objects = folder / OBJECTS
+    for bucket in sorted(objects.iterdir()) if objects.is_dir() else []:
+        if not bucket.is_dir():
+            raise DamagedStateFile(bucket, "is not a folder of object files")
+        _convert_bucket(bucket, folder / BYTES, db)
+
+
+def _journal(journal: Path, covered: int) -> list[Any]:
+    """The changes after change ``covered`` (which ``state.json`` holds), in order."""
+    numbered = []
+    for path in journal.iterdir() if journal.is_dir() else []:
+        stem, _, suffix = path.name.partition(".")
+        if path.name.startswith("."):
+            continue  # a change in flight at a crash
+        if not (stem.isdigit() and len(stem) == 12 and suffix == "json"):
+            raise DamagedStateFile(path, "is not a change file of the emulator")
+        if int(stem) > covered:
+            numbered.append((int(stem), path))
+    changes = []
+    for expected, (seq, path) in enumerate(sorted(numbered), start=covered + 1):
+        if seq != expected:
+            problem = f"follows change {expected - 1}, and {expected} is missing"
+            raise DamagedStateFile(path, problem)
+        body = load_document(path)
+        if not isinstance(body, dict) or body.get("seq") != seq or "change" not in body:
+            raise DamagedStateFile(path, "is not the change its name says")
+        changes.append(body["change"])
+    return changes
+
+
+def replay(body: dict[str, Any], changes: list[dict[str, Any]]) -> None:
+    """Apply journalled changes, in order, to a captured body, in place."""
+    stores = {name: {r["fields"]["id"]: r for r in found} for name, found in body["stores"].items()}
+    removals = {name: dict(body.get("removals", {}).get(name, {})) for name in stores}
+    used = set(body["public_addresses"])
+    for change in changes:
+        for name, entries in change["records"].items():
+            for record_id, record, removal in entries:
+                if record is None:
+                    stores[name].pop(record_id, None)
+                else:
+                    stores[name][record_id] = record
+                if removal is None:
+                    removals[name].pop(record_id, None)
+                else:
+                    removals[name][record_id] = removal
+        for address, held in change["public_addresses"]:
+            (used.add if held else used.discard)(address)
+        body.update(
+            {
+                k: change[k]
+                for k in ("accounts", "default_account", "deliveries", "clock")
+                if k in change
+            }
+        )
+    body["stores"] = {name: list(records.values()) for name, records in stores.items()}
+    body["removals"] = removals
+    body["public_addresses"] = sorted(used)
+
+
+def _convert_bucket(folder: Path, bytes_folder: Path, db: sqlite3.Connection) -> None:
+    bucket = folder.name
+    versioning = None
+    if (folder / "bucket.json").exists():
+        try:
+            versioning = json.loads((folder / "bucket.json").read_bytes())["versioning"]
+        except (OSError, ValueError, KeyError, TypeError):
+            raise DamagedStateFile(folder / "bucket.json", "is damaged") from None
+    db.execute("INSERT INTO buckets VALUES (?, ?)", (bucket, versioning))
+    for path in sorted(folder.glob("*.key")):
+        head = _document(path)
+        name = head.get("name") if isinstance(head, dict) else None
+        versions = head.get("versions") if isinstance(head, dict) else None
+        if not isinstance(name, str) or not isinstance(versions, list) or not versions:
+            raise DamagedStateFile(path, "is not an object file of the emulator")
+        for position, entry in enumerate(versions):
+            digest = _move_bytes(path, entry, bytes_folder)
+            version_id = entry["head"].get("version_id")
+            db.execute(
+                "INSERT INTO objects VALUES (?, ?, ?, ?, ?, ?)",
+                (bucket, name, position, version_id, json.dumps(entry["head"]), digest),
+            )
+    uploads = folder / "uploads"
+    for upload in sorted(uploads.iterdir()) if uploads.is_dir() else []:
+        if upload.name.startswith(".") or not (upload / "upload").exists():
+            continue  # a start or removal a crash cut short, never answered
+        head = _document(upload / "upload")
+        upload_id = _made(upload / "upload", store.make_upload, head, {}).id
+        db.execute("INSERT INTO uploads VALUES (?, ?, ?)", (bucket, upload_id, json.dumps(head)))
+        for path in upload.glob("*.part"):
+            number = path.name.removesuffix(".part")
+            if not number.isdigit():
+                raise DamagedStateFile(path, "is not a part file of the emulator")
+            entry = _document(path)
+            digest = _move_bytes(path, entry, bytes_folder)
+            db.execute(
+                "INSERT INTO parts VALUES (?, ?, ?, ?, ?)",
+                (bucket, upload_id, int(number), json.dumps(entry["head"]), digest),
+            )
+
+
+def _move_bytes(path: Path, entry: Any, bytes_folder: Path) -> str:
+    """Copy the bytes an entry of the head file ``path`` names to ``bytes/``; their SHA-256."""
+    name = entry.get("bytes") if isinstance(entry, dict) else None
+    if not isinstance(name, str) or "/" in name or not name.endswith(".bin") or "head" not in entry:
+        raise DamagedStateFile(path, "is not an object file of the emulator")
+    try:
+        data = (path.parent / name).read_bytes()
+    except OSError as error:
+        missing = isinstance(error, FileNotFoundError)
+        problem = f"is missing (named by {path.name})" if missing else "cannot be read"
+        raise DamagedStateFile(path.parent / name, problem) from None
+    digest = hashlib.sha256(data).hexdigest()
+    if name.removesuffix(".bin").rpartition(".")[2] != digest:
+        raise DamagedStateFile(path.parent / name, "is damaged (its checksum does not match)")
+    _made(path, store.make_version, entry["head"], data)
+    bytes_folder.mkdir(exist_ok=True)
+    if not (bytes_folder / digest).exists():
+        write_atomic(bytes_folder / digest, data)
+    return digest
+
+
+def _made(path: Path, make: Any, head: Any, data: Any) -> Any:
+    try:
+        return make(head, data)
+    except store.NotAHead as error:
+        problem = f"is not an object file of the emulator ({error})"
+        raise DamagedStateFile(path, problem) from None
+
+
+def _document(path: Path) -> Any:
+    """The body of an object file; one of format 2 (serialized Python objects) is refused,
+    never loaded: a folder is data, and its checksum proves nothing of who wrote it."""
+    with path.open("rb") as file:
+        if _PICKLED.fullmatch(file.read(65)):
+            raise DamagedStateFile(
+                path,
+                "is an object file of an earlier format (Python objects), which this version "
+                "does not load: export the state with that version (GET /_emulator/state) "
+                "and load it here (PUT /_emulator/state)",
+            )
+    return load_document(path)
