@@ -316,13 +316,13 @@ def test_a_crash_while_writing_leaves_the_last_state(
 
     with Emulator(state_dir=tmp_path) as emulator:
         call(emulator, "POST", "/v2/vpc/networks", {"label": "saved"})
-        written = persistence._write_change
+        written = persistence.write_change
 
         def crash(db: sqlite3.Connection, change: dict[str, Any]) -> None:
             written(db, change)  # the rows written, then the disk fails before the commit
             raise OSError(28, "No space left on device")
 
-        monkeypatch.setattr(persistence, "_write_change", crash)
+        monkeypatch.setattr(persistence, "write_change", crash)
         status, answer = call(emulator, "POST", "/v2/vpc/networks", {"label": "lost"})
         assert status == 500 and "could not save" in answer["reason"]
         labels = [

@@ -124,7 +124,7 @@ def test_a_change_whose_commit_failed_is_kept_by_the_next(
         def full_disk(db: Any, change: Any) -> None:
             raise OSError(28, "No space left on device")
 
-        monkeypatch.setattr(persistence, "_write_change", full_disk)
+        monkeypatch.setattr(persistence, "write_change", full_disk)
         status, _ = call(first, "POST", "/v2/vpc/networks", {"label": "early"})
         assert status == 500  # not kept, not answered: the next change keeps it
         monkeypatch.undo()

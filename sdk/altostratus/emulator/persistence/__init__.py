@@ -33,12 +33,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
-from altostratus.emulator.persistence.files import (
-    LATEST,
-    DamagedStateFile,
-    StateFileError,
-    sync_folder,
-)
+from altostratus.emulator.persistence.files import DamagedStateFile, StateFileError, sync_folder
 from altostratus.emulator.persistence.objects import ObjectFiles
 from altostratus.emulator.state.kinds import KINDS
 
@@ -49,7 +44,7 @@ BYTES = "bytes"
 LOCK_FILE = ".lock"
 #: The database's format, in its header ("AltS"), and its version.
 APPLICATION_ID = 0x416C7453
-VERSION = LATEST
+VERSION = 4
 SCHEMA = (
     "CREATE TABLE records (kind TEXT NOT NULL, id TEXT NOT NULL, removal REAL, "
     "body TEXT NOT NULL, UNIQUE (kind, id))",
@@ -67,6 +62,7 @@ SCHEMA = (
 )
 #: The kind each ``State`` store attribute holds.
 _KIND_NAMES = {kind.attribute: kind.name for kind in KINDS}
+_KINDS = tuple(_KIND_NAMES.items())
 _SINGLETONS = ("accounts", "default_account", "deliveries", "clock")
 
 
@@ -171,24 +167,17 @@ class StateFolder:
             if not singles:
                 return None
             body: dict[str, Any] = {name: json.loads(singles[name]) for name in _SINGLETONS}
-            known = set(_KIND_NAMES.values())
-            for (name,) in db.execute("SELECT DISTINCT kind FROM records"):
-                if name not in known:
-                    raise ValueError(f"this version has no record kind {name!r}")
-            body["stores"], body["removals"] = {}, {}
-            for attribute, name in _KIND_NAMES.items():
-                (text,) = db.execute(
-                    "SELECT '[' || coalesce(group_concat(body, ','), '') || ']' FROM "
-                    "(SELECT body FROM records WHERE kind = ? ORDER BY rowid)",
-                    (name,),
-                ).fetchone()
-                body["stores"][attribute] = json.loads(text)
-                body["removals"][attribute] = dict(
-                    db.execute(
-                        "SELECT id, removal FROM records WHERE kind = ? AND removal IS NOT NULL",
-                        (name,),
-                    ).fetchall()
-                )
+            texts: dict[str, list[str]] = {name: [] for name in _KIND_NAMES.values()}
+            removals: dict[str, dict[str, float]] = {name: {} for name in texts}
+            # One scan, in the order the records were made (their rowid): the stores' order.
+            for kind, record_id, removal, text in db.execute("SELECT * FROM records"):
+                if kind not in texts:
+                    raise ValueError(f"this version has no record kind {kind!r}")
+                texts[kind].append(text)
+                if removal is not None:
+                    removals[kind][record_id] = removal
+            body["stores"] = {a: json.loads(f"[{','.join(texts[n])}]") for a, n in _KINDS}
+            body["removals"] = {a: removals[n] for a, n in _KINDS}
             addresses = db.execute("SELECT address FROM public_addresses").fetchall()
             body["public_addresses"] = sorted(address for (address,) in addresses)
         self._whole_needed = False
@@ -209,7 +198,7 @@ class StateFolder:
             if taken is None:
                 write_whole(db, whole())
             else:
-                _write_change(db, taken)
+                write_change(db, taken)
         self._whole_needed = False
 
     def close(self) -> None:
@@ -279,7 +268,7 @@ def write_whole(db: sqlite3.Connection, body: dict[str, Any]) -> None:
     )
 
 
-def _write_change(db: sqlite3.Connection, change: dict[str, Any]) -> None:
+def write_change(db: sqlite3.Connection, change: dict[str, Any]) -> None:
     for attribute, entries in change["records"].items():
         kind = _KIND_NAMES[attribute]
         for record_id, record, removal in entries:

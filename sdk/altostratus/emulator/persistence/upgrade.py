@@ -1,7 +1,7 @@
 """Folders saved in formats 1 to 3, converted once into the state database of format 4.
 
 Those folders held ``state.json`` (the state as of a moment, its records tagged by their kind's
-name from format 3, by module path before: ``files.UPGRADES``), ``journal/`` (one file per change
+name from format 3, by module path before: ``UPGRADES``), ``journal/`` (one file per change
 since, replayed onto it in order, none missing) and ``objects/<bucket>/`` (per key a head file of
 plain values, each version's bytes in a file named by their SHA-256; an unfinished upload as a
 folder of a head and part files; earlier object files of serialized Python objects are refused,
@@ -18,18 +18,83 @@ import json
 import re
 import shutil
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from altostratus.emulator.persistence.codec import IncompatibleState, decode
-from altostratus.emulator.persistence.files import DamagedStateFile, load_document, write_atomic
+from altostratus.emulator.persistence.files import DamagedStateFile, write_atomic
 from altostratus.emulator.s3 import store
 
+#: Each file's format and last version (the database's is ``persistence.VERSION``).
+FORMAT = "altostratus-emulator-state"
+VERSION = 3
 STATE_FILE = "state.json"
 JOURNAL = "journal"
 OBJECTS = "objects"
 #: The first line of an object file of format 2: serialized Python objects behind their SHA-256.
 _PICKLED = re.compile(rb"[0-9a-f]{64}\n")
+
+
+#: Where version 2 put each record type (by module path): its name since version 3.
+_EARLIER_RECORDS = {
+    "altostratus.emulator.state.accounts:Account": "account",
+    "altostratus.emulator.state.networks:Network": "network",
+    "altostratus.emulator.state.firewalls:Firewall": "firewall",
+    "altostratus.emulator.state.firewalls:Rule": "firewall_rule",
+    "altostratus.emulator.state.credentials:Credential": "object_store_credential",
+    "altostratus.emulator.state.object_stores:ObjectStore": "object_store",
+    "altostratus.emulator.state.load_balancers:LoadBalancer": "load_balancer",
+    "altostratus.emulator.state.reserved_ips:ReservedIp": "reserved_ip",
+    "altostratus.emulator.state.webhooks:Webhook": "webhook",
+    "altostratus.emulator.webhooks.dispatcher:_Attempt": "webhook_attempt",
+}
+
+
+def _records_by_name(body: Any) -> Any:
+    """Version 2 to 3: a record is tagged by its kind's name, no longer by its class's module
+    path (a path it does not list is left, and refused as a record type this version lacks)."""
+    if isinstance(body, list):
+        return [_records_by_name(item) for item in body]
+    if not isinstance(body, dict):
+        return body
+    upgraded = {key: _records_by_name(value) for key, value in body.items()}
+    tag = upgraded.get("@record")
+    if isinstance(tag, str):
+        upgraded["@record"] = _EARLIER_RECORDS.get(tag, tag)
+    return upgraded
+
+
+#: The step from each earlier version to the next: 1 had no journal (its body is 2's).
+UPGRADES: dict[int, Callable[[Any], Any]] = {1: lambda body: body, 2: _records_by_name}
+
+
+def load_document(path: Path) -> Any:
+    """The body of the state document (format, version, checksum of the body, body) at
+    ``path``, in version 3; ``DamagedStateFile`` when it is damaged or of another version."""
+    from altostratus.emulator.persistence import VERSION as LATEST
+
+    try:
+        document = json.loads(path.read_bytes())
+    except (OSError, UnicodeDecodeError, ValueError) as error:
+        problem = str(error).splitlines()[0][:120] if str(error) else type(error).__name__
+        raise DamagedStateFile(path, f"cannot be read ({problem})") from None
+    if not isinstance(document, dict) or document.get("format") != FORMAT:
+        raise DamagedStateFile(path, "is not an emulator state file")
+    version = document.get("version")
+    if version != VERSION and version not in UPGRADES:
+        raise DamagedStateFile(
+            path,
+            f"is in state format {version!r}, and this version of altostratus reads formats "
+            f"{min(UPGRADES)} to {LATEST}",
+        )
+    text = json.dumps(document.get("body"), sort_keys=True, separators=(",", ":"))
+    if hashlib.sha256(text.encode()).hexdigest() != document.get("sha256"):
+        raise DamagedStateFile(path, "is damaged (its checksum does not match)")
+    body = document["body"]
+    for step in range(version, VERSION):
+        body = UPGRADES[step](body)
+    return body
 
 
 def earlier_files(folder: Path) -> bool:
@@ -45,7 +110,7 @@ def remove_earlier(folder: Path) -> None:
 
 def convert(folder: Path, db: sqlite3.Connection) -> None:
     """Fill the (new) database ``db`` with what the earlier files of ``folder`` hold."""
-    from altostratus.emulator.persistence import BYTES, write_whole
+    from altostratus.emulator.persistence import BYTES, write_change, write_whole
 
     state_file = folder / STATE_FILE
     if not state_file.exists():
@@ -55,14 +120,16 @@ def convert(folder: Path, db: sqlite3.Connection) -> None:
     if not isinstance(covered, int):
         raise DamagedStateFile(state_file, "is damaged (journal_seq)")
     try:
-        replay(body, _journal(folder / JOURNAL, covered))
-        for records in [body["accounts"], body["deliveries"], *body["stores"].values()]:
-            decode(records)  # refused now, while the earlier files are there
         write_whole(db, body)
+        for change in _journal(folder / JOURNAL, covered):
+            write_change(db, change)
+        encoded = "SELECT body FROM singletons WHERE name IN ('accounts', 'deliveries')"
+        for (text,) in db.execute(f"SELECT body FROM records UNION ALL {encoded}"):
+            decode(json.loads(text))  # refused now, while the earlier files are there
     except IncompatibleState as error:
         problem = f"was written by an incompatible version ({error})"
         raise DamagedStateFile(state_file, problem) from None
-    except (KeyError, TypeError, ValueError) as error:
+    except Exception as error:  # any other shape than the emulator wrote
         problem = f"is damaged ({type(error).__name__}: {str(error)[:120]})"
         raise DamagedStateFile(state_file, problem) from None
     objects = folder / OBJECTS
@@ -93,36 +160,6 @@ def _journal(journal: Path, covered: int) -> list[Any]:
             raise DamagedStateFile(path, "is not the change its name says")
         changes.append(body["change"])
     return changes
-
-
-def replay(body: dict[str, Any], changes: list[dict[str, Any]]) -> None:
-    """Apply journalled changes, in order, to a captured body, in place."""
-    stores = {name: {r["fields"]["id"]: r for r in found} for name, found in body["stores"].items()}
-    removals = {name: dict(body.get("removals", {}).get(name, {})) for name in stores}
-    used = set(body["public_addresses"])
-    for change in changes:
-        for name, entries in change["records"].items():
-            for record_id, record, removal in entries:
-                if record is None:
-                    stores[name].pop(record_id, None)
-                else:
-                    stores[name][record_id] = record
-                if removal is None:
-                    removals[name].pop(record_id, None)
-                else:
-                    removals[name][record_id] = removal
-        for address, held in change["public_addresses"]:
-            (used.add if held else used.discard)(address)
-        body.update(
-            {
-                k: change[k]
-                for k in ("accounts", "default_account", "deliveries", "clock")
-                if k in change
-            }
-        )
-    body["stores"] = {name: list(records.values()) for name, records in stores.items()}
-    body["removals"] = removals
-    body["public_addresses"] = sorted(used)
 
 
 def _convert_bucket(folder: Path, bytes_folder: Path, db: sqlite3.Connection) -> None:
