@@ -109,7 +109,9 @@ DAMAGES: dict[str, Callable[[Path], Any]] = {
     "object-head-a-list": _head("objects", lambda h: [h]),
     "object-head-without-fields": _head("objects", lambda h: {"name": "k"}),
     "object-etag-a-number": _head("objects", lambda h: h.update(etag=7)),
-    "versioning-a-number": _sql("UPDATE buckets SET versioning = 42"),
+    "versioning-a-number": _sql(
+        "INSERT OR REPLACE INTO buckets SELECT DISTINCT bucket, 42 FROM objects"
+    ),
 }
 
 

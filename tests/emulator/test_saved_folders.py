@@ -161,7 +161,7 @@ def test_a_saved_folder_of_a_later_version_is_refused_in_one_line(
     with pytest.raises(Exception, match=r"state format 1\d, and this version") as refused:
         Emulator(state_dir=folder)
     assert str(state) in str(refused.value) and "\n" not in str(refused.value)
-    assert "reads formats 1 to 4" in str(refused.value)
+    assert "reads 1 to 4" in str(refused.value)
     assert state.read_text().count('"version": 1') == 1  # nothing overwritten
     assert sorted(p.relative_to(folder) for p in folder.rglob("*") if p.name != ".lock") == before
 

@@ -43,6 +43,7 @@ from altostratus.emulator.persistence import StateFileError, StateFolder, snapsh
 from altostratus.emulator.persistence.codec import IncompatibleState
 from altostratus.emulator.persistence.files import DamagedStateFile
 from altostratus.emulator.s3 import S3Service
+from altostratus.emulator.s3.operations import Touched
 from altostratus.emulator.same_origin import served_hosts
 from altostratus.emulator.seed import SeedError, check_shape, read_seed
 from altostratus.emulator.seed import apply as apply_seed
@@ -195,7 +196,7 @@ class Emulator(EmulatorControls):
                         kept = {s.bucket for s in self.state.object_stores.records.values()}
                     with folder.transaction():
                         for bucket in sorted(kept):
-                            folder.objects.sync(bucket)
+                            folder.objects.save(Touched(bucket, whole=True))
                         save(compact=True)
                         for bucket in set(removed) - kept:
                             folder.objects.forget(bucket)
@@ -220,13 +221,11 @@ class Emulator(EmulatorControls):
                 snapshot.apply(saved, self.state, self.clock, self.dispatcher)
         with self.state.lock:
             buckets = [store.bucket for store in self.state.object_stores.records.values()]
-        for bucket in folder.objects.stray_buckets(set(buckets)):
-            folder.objects.forget(bucket)
         for bucket in buckets:
             self.s3.create_bucket(bucket, empty=True)
             folder.objects.restore(bucket)
             self.s3.count_bucket(bucket)
-        folder.objects.prune()
+        folder.objects.prune(set(buckets))
         return saved is not None
 
     def start(self) -> Emulator:

@@ -1,24 +1,17 @@
 """Keeping the emulator's state in a folder (``--state-dir``), across restarts and crashes.
 
-The folder holds ``state.db``, a SQLite database (``SCHEMA``): every record by its kind's name
-and id (with the emulated second its removal ends), the public addresses in use, the accounts,
-the webhook attempts waiting and the clock (``singletons``), and each bucket's versioning, object
-heads and unfinished multipart uploads (``objects``); and ``bytes/``, the objects' bytes, one
-file per content, named by its SHA-256. Every value is plain (records tagged by their kind's
-name, ``codec``): nothing in the folder is code or names a module.
+The folder holds ``state.db``, a SQLite database (``SCHEMA``: the records by kind name and id,
+the public addresses in use, the accounts, the webhook attempts waiting and the clock as
+``singletons``, and the object heads and uploads of ``objects``), and ``bytes/``, the objects'
+bytes named by their SHA-256. Every value is plain (``codec``): nothing names a module.
 
-Each change is one transaction, committed (WAL, ``synchronous=FULL``) before it is answered, so
-a change costs what it touched, and a crash, even ``kill -9``, loses at most the change in
-flight; a replacement of the whole state (an import, a reset) is one transaction too. An
-object's bytes are written (and fsynced) before the row naming them is committed, and removed
-only once no committed row names them: bytes a crash left unnamed are removed at the next start.
-
-The database says its format (``APPLICATION_ID``) and version (``VERSION``); a folder of an
-earlier version (``state.json`` and ``journal/``) is converted once, through one upgrade step
-per version (``upgrade``), into a new database that replaces nothing until it is whole. A file
-of another format, of a later version, damaged or truncated, and a missing bytes file, are
-refused when the emulator starts, with one line naming the file: never silently reset. One
-emulator at a time may use a folder.
+Each change is one transaction (WAL, ``synchronous=FULL``) committed before it is answered, so a
+crash, even ``kill -9``, loses at most the change in flight; a replacement of the whole state is
+one transaction too. The database says its format (``APPLICATION_ID``) and version; a folder of
+an earlier version is converted once (``upgrade``) into a database that replaces nothing until it
+is whole. A file of another format or a later version, damaged or truncated, is refused when the
+emulator starts in one line naming it, and nothing is written. One emulator at a time may use a
+folder.
 """
 
 from __future__ import annotations
@@ -33,7 +26,14 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
-from altostratus.emulator.persistence.files import DamagedStateFile, StateFileError, sync_folder
+from altostratus.emulator.persistence.files import (
+    VERSION,
+    DamagedStateFile,
+    StateFileError,
+    dump,
+    later,
+    sync_folder,
+)
 from altostratus.emulator.persistence.objects import ObjectFiles
 from altostratus.emulator.state.kinds import KINDS
 
@@ -42,27 +42,23 @@ __all__ = ["StateFileError", "StateFolder"]
 DATABASE = "state.db"
 BYTES = "bytes"
 LOCK_FILE = ".lock"
-#: The database's format, in its header ("AltS"), and its version.
-APPLICATION_ID = 0x416C7453
-VERSION = 4
-SCHEMA = (
-    "CREATE TABLE records (kind TEXT NOT NULL, id TEXT NOT NULL, removal REAL, "
-    "body TEXT NOT NULL, UNIQUE (kind, id))",
-    "CREATE TABLE public_addresses (address TEXT PRIMARY KEY) WITHOUT ROWID",
-    "CREATE TABLE singletons (name TEXT PRIMARY KEY, body TEXT NOT NULL) WITHOUT ROWID",
-    "CREATE TABLE buckets (bucket TEXT PRIMARY KEY, versioning TEXT) WITHOUT ROWID",
-    "CREATE TABLE objects (bucket TEXT NOT NULL, key TEXT NOT NULL, position INTEGER NOT NULL, "
-    "version_id TEXT, head TEXT NOT NULL, sha256 TEXT NOT NULL, "
-    "PRIMARY KEY (bucket, key, position))",
-    "CREATE INDEX objects_by_bytes ON objects (sha256)",
-    "CREATE TABLE uploads (bucket TEXT NOT NULL, upload_id TEXT NOT NULL, head TEXT NOT NULL, "
-    "PRIMARY KEY (bucket, upload_id))",
-    "CREATE TABLE parts (bucket TEXT NOT NULL, upload_id TEXT NOT NULL, number INTEGER NOT NULL, "
-    "head TEXT NOT NULL, sha256 TEXT NOT NULL, PRIMARY KEY (bucket, upload_id, number))",
-)
+APPLICATION_ID = 0x416C7453  # "AltS": the database's format, in its header
+SCHEMA = """
+CREATE TABLE records (kind TEXT NOT NULL, id TEXT NOT NULL, removal REAL, body TEXT NOT NULL,
+    UNIQUE (kind, id));
+CREATE TABLE public_addresses (address TEXT PRIMARY KEY) WITHOUT ROWID;
+CREATE TABLE singletons (name TEXT PRIMARY KEY, body TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE buckets (bucket TEXT PRIMARY KEY, versioning TEXT) WITHOUT ROWID;
+CREATE TABLE objects (bucket TEXT NOT NULL, key TEXT NOT NULL, position INTEGER NOT NULL,
+    version_id TEXT, head TEXT NOT NULL, sha256 TEXT NOT NULL, PRIMARY KEY (bucket, key, position));
+CREATE INDEX objects_by_bytes ON objects (sha256);
+CREATE TABLE uploads (bucket TEXT NOT NULL, upload_id TEXT NOT NULL, head TEXT NOT NULL,
+    PRIMARY KEY (bucket, upload_id));
+CREATE TABLE parts (bucket TEXT NOT NULL, upload_id TEXT NOT NULL, number INTEGER NOT NULL,
+    head TEXT NOT NULL, sha256 TEXT NOT NULL, PRIMARY KEY (bucket, upload_id, number));
+"""
 #: The kind each ``State`` store attribute holds.
 _KIND_NAMES = {kind.attribute: kind.name for kind in KINDS}
-_KINDS = tuple(_KIND_NAMES.items())
 _SINGLETONS = ("accounts", "default_account", "deliveries", "clock")
 
 
@@ -100,7 +96,7 @@ class StateFolder:
         if (self.path / BYTES).exists() and not (self.path / BYTES).is_dir():
             raise DamagedStateFile(self.path / BYTES, "is not a folder")
         if not self.database.exists():
-            earlier = upgrade.earlier_files(self.path)
+            earlier = any((self.path / name).exists() for name in upgrade.EARLIER)
             made = not (self.path / BYTES).exists()
             try:
                 self._create(lambda db: upgrade.convert(self.path, db) if earlier else None)
@@ -117,9 +113,7 @@ class StateFolder:
         temporary = self.path / f".{DATABASE}.new"
         connection = sqlite3.connect(temporary, isolation_level=None)
         try:
-            connection.execute("BEGIN")
-            for statement in SCHEMA:
-                connection.execute(statement)
+            connection.executescript(f"BEGIN; {SCHEMA}")
             fill(connection)
             connection.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             connection.execute(f"PRAGMA user_version = {VERSION}")
@@ -170,16 +164,18 @@ class StateFolder:
             texts: dict[str, list[str]] = {name: [] for name in _KIND_NAMES.values()}
             removals: dict[str, dict[str, float]] = {name: {} for name in texts}
             # One scan, in the order the records were made (their rowid): the stores' order.
-            for kind, record_id, removal, text in db.execute("SELECT * FROM records"):
+            rows = db.execute("SELECT kind, id, removal, body FROM records ORDER BY rowid")
+            for kind, record_id, removal, text in rows:
                 if kind not in texts:
                     raise ValueError(f"this version has no record kind {kind!r}")
                 texts[kind].append(text)
                 if removal is not None:
                     removals[kind][record_id] = removal
-            body["stores"] = {a: json.loads(f"[{','.join(texts[n])}]") for a, n in _KINDS}
-            body["removals"] = {a: removals[n] for a, n in _KINDS}
-            addresses = db.execute("SELECT address FROM public_addresses").fetchall()
-            body["public_addresses"] = sorted(address for (address,) in addresses)
+            kinds = _KIND_NAMES.items()
+            body["stores"] = {a: json.loads(f"[{','.join(texts[n])}]") for a, n in kinds}
+            body["removals"] = {a: removals[n] for a, n in kinds}
+            addresses = db.execute("SELECT address FROM public_addresses ORDER BY address")
+            body["public_addresses"] = [address for (address,) in addresses]
         self._whole_needed = False
         return body
 
@@ -222,27 +218,18 @@ def _connect(path: Path) -> sqlite3.Connection:
             raise DamagedStateFile(path, "is not an emulator state database")
         (version,) = connection.execute("PRAGMA user_version").fetchone()
         if version != VERSION:
-            raise DamagedStateFile(
-                path,
-                f"is in state format {version!r}, and this version of altostratus reads formats "
-                f"1 to {VERSION}",
-            )
+            raise DamagedStateFile(path, later(version))
         problems = [line for (line,) in connection.execute("PRAGMA quick_check")]
         if problems != ["ok"]:
             raise DamagedStateFile(path, f"is damaged ({problems[0][:120]})")
         connection.execute("PRAGMA journal_mode = WAL")
         connection.execute("PRAGMA synchronous = FULL")
-    except sqlite3.DatabaseError as error:
+    except BaseException as error:
         connection.close()
-        raise DamagedStateFile(path, f"is damaged ({error})") from None
-    except BaseException:
-        connection.close()
+        if isinstance(error, sqlite3.DatabaseError):
+            raise DamagedStateFile(path, f"is damaged ({error})") from None
         raise
     return connection
-
-
-def _dump(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"))
 
 
 def write_whole(db: sqlite3.Connection, body: dict[str, Any]) -> None:
@@ -255,7 +242,7 @@ def write_whole(db: sqlite3.Connection, body: dict[str, Any]) -> None:
         db.executemany(
             "INSERT INTO records VALUES (?, ?, ?, ?)",
             (
-                (_KIND_NAMES[attribute], i, removing.get(i), _dump(record))
+                (_KIND_NAMES[attribute], i, removing.get(i), dump(record))
                 for record in records
                 for i in [record["fields"]["id"]]
             ),
@@ -264,7 +251,7 @@ def write_whole(db: sqlite3.Connection, body: dict[str, Any]) -> None:
         "INSERT INTO public_addresses VALUES (?)", ((a,) for a in body["public_addresses"])
     )
     db.executemany(
-        "INSERT INTO singletons VALUES (?, ?)", ((n, _dump(body[n])) for n in _SINGLETONS)
+        "INSERT INTO singletons VALUES (?, ?)", ((n, dump(body[n])) for n in _SINGLETONS)
     )
 
 
@@ -278,7 +265,7 @@ def write_change(db: sqlite3.Connection, change: dict[str, Any]) -> None:
                 db.execute(  # a record keeps its place (its rowid): the stores' order
                     "INSERT INTO records VALUES (?, ?, ?, ?) ON CONFLICT (kind, id) "
                     "DO UPDATE SET removal = excluded.removal, body = excluded.body",
-                    (kind, record_id, removal, _dump(record)),
+                    (kind, record_id, removal, dump(record)),
                 )
     for address, held in change["public_addresses"]:
         db.execute(
@@ -289,7 +276,7 @@ def write_change(db: sqlite3.Connection, change: dict[str, Any]) -> None:
         )
     db.executemany(
         "INSERT OR REPLACE INTO singletons VALUES (?, ?)",
-        ((n, _dump(change[n])) for n in _SINGLETONS if n in change),
+        ((n, dump(change[n])) for n in _SINGLETONS if n in change),
     )
 
 

@@ -1,13 +1,18 @@
 """Files that survive a crash: written whole or not at all (a temporary file in the same folder,
 flushed and fsynced, renamed over the old one, the folder fsynced so the rename is durable);
-and the error a folder that cannot be used is refused with."""
+the error a folder that cannot be used is refused with; and a saved value's JSON text."""
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import tempfile
 from pathlib import Path
+from typing import Any
+
+#: The version of the state folder's format this version writes (the database's).
+VERSION = 4
 
 
 class StateFileError(Exception):
@@ -23,6 +28,11 @@ class DamagedStateFile(StateFileError):
             f"{path} {problem}; the emulator does not start on it: move the state folder "
             "away (or restore a backup) to start empty"
         )
+
+
+def later(version: Any) -> str:
+    """What a file of another version than this one reads is refused with."""
+    return f"is in state format {version!r}, and this version of altostratus reads 1 to {VERSION}"
 
 
 def write_atomic(path: Path, data: bytes) -> None:
@@ -58,3 +68,7 @@ def sync_folder(folder: Path) -> None:
         os.fsync(descriptor)
     finally:
         os.close(descriptor)
+
+
+def dump(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))

@@ -1,21 +1,13 @@
 """Object-store contents in the state database, their bytes in files named by their SHA-256.
 
-A key's stored versions are rows of ``objects`` (bucket, key, position, version id, the head as
-plain values: ETag, content type and metadata, last modified, owner and what else S3 keeps on it,
-``s3.store.version_head``, and the SHA-256 of its bytes); an unfinished multipart upload is a
-row of ``uploads`` (what it was started with) and one row of ``parts`` per part sent; a bucket's
-versioning setting is a row of ``buckets``. Object tags and ACLs, which moto keeps outside the
-key records, are not kept.
-
-The bytes are the file ``bytes/<sha256>``, shared by every version and part that holds them,
-written (and fsynced) before a row naming them is committed and removed once no committed row
-does; bytes whose SHA-256 is not their name, or a row naming bytes that are missing, are refused.
-
-A write is kept before it is answered, while it still holds the keys it touched (see
-``s3.usage``): its keys' rows are written again from what moto holds then, in one transaction
-(the state folder's, which writes one at a time), so the last rows committed for a key are its
-last acknowledged state. A request that may touch any key (DeleteObjects, a bucket setting)
-compares the whole bucket with what was last written.
+A key's stored versions are rows of ``objects`` (the head as plain values, ``s3.store``, and the
+SHA-256 of the bytes), an unfinished upload a row of ``uploads`` and one of ``parts`` per part
+sent, a bucket's versioning a row of ``buckets``; object tags and ACLs are not kept. The file
+``bytes/<sha256>`` is written and fsynced before a row naming it is committed, and removed once
+no committed row does. A write is kept before it is answered, while it still holds the keys it
+touched (``s3.usage``), so the last rows committed for a key are its last acknowledged state; one
+that may touch any key (DeleteObjects, a bucket setting) compares the whole bucket with what was
+last written.
 """
 
 from __future__ import annotations
@@ -29,7 +21,7 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
-from altostratus.emulator.persistence.files import DamagedStateFile, remove, write_atomic
+from altostratus.emulator.persistence.files import DamagedStateFile, dump, remove, write_atomic
 from altostratus.emulator.s3 import store
 from altostratus.emulator.s3.operations import Touched
 
@@ -42,10 +34,6 @@ def _part_signature(part: Any) -> tuple[Any, ...]:
 
 def _signature(versions: list[Any]) -> tuple[Any, ...]:
     return tuple((id(v), getattr(v, "etag", None), v.version_id, v.last_modified) for v in versions)
-
-
-def _dump(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"))
 
 
 class ObjectFiles:
@@ -82,12 +70,8 @@ class ObjectFiles:
                     if upload_id not in kept:
                         self._keep_upload(db, bucket, upload_id, record)
 
-    def sync(self, bucket: str) -> None:
-        """Write the keys of ``bucket`` that changed since last written; remove the gone."""
-        with self._transaction() as db:
-            self._sync(db, bucket)
-
     def _sync(self, db: sqlite3.Connection, bucket: str) -> None:
+        """Write the keys of ``bucket`` that changed since last written; remove the gone."""
         found = store.bucket_keys(bucket)
         if found is None:
             return
@@ -124,10 +108,6 @@ class ObjectFiles:
     ) -> None:
         """Write one key's versions (none: remove its rows)."""
         written = self._written.setdefault(bucket, {})
-        if bucket not in self._uploads:  # the bucket's first row since the start
-            versioning = store.versioning(bucket)
-            db.execute("INSERT OR IGNORE INTO buckets VALUES (?, ?)", (bucket, versioning))
-            self._uploads[bucket] = {}
         self._named(db, "objects", "bucket = ? AND key = ?", bucket, key_name)
         db.execute("DELETE FROM objects WHERE bucket = ? AND key = ?", (bucket, key_name))
         if not versions:
@@ -136,7 +116,7 @@ class ObjectFiles:
         rows = []
         for position, version in enumerate(versions):
             head = store.version_head(version)
-            rows.append((bucket, key_name, position, head["version_id"], _dump(head)))
+            rows.append((bucket, key_name, position, head["version_id"], dump(head)))
         db.executemany(
             "INSERT INTO objects VALUES (?, ?, ?, ?, ?, ?)",
             [(*row, self._bytes(v)) for row, v in zip(rows, versions, strict=True)],
@@ -158,7 +138,7 @@ class ObjectFiles:
             return
         parts = kept.get(upload_id)
         if parts is None:
-            head = _dump(store.upload_head_values(record))
+            head = dump(store.upload_head_values(record))
             db.execute("INSERT OR REPLACE INTO uploads VALUES (?, ?, ?)", (bucket, upload_id, head))
             parts = kept[upload_id] = {}
         for number, part in store.upload_parts(record).items():
@@ -168,7 +148,7 @@ class ObjectFiles:
                 self._named(db, "parts", where, bucket, upload_id, number)
                 db.execute(
                     "INSERT OR REPLACE INTO parts VALUES (?, ?, ?, ?, ?)",
-                    (bucket, upload_id, number, _dump(store.version_head(part)), self._bytes(part)),
+                    (bucket, upload_id, number, dump(store.version_head(part)), self._bytes(part)),
                 )
                 parts[number] = signature
 
@@ -223,7 +203,7 @@ class ObjectFiles:
                     (bucket, upload_id),
                 )
                 parts = {n: self._version(h, d, upload_id) for n, h, d in found}
-                record = _made(store.make_upload, json.loads(head), parts, upload_id)
+                record = store.make_upload(json.loads(head), parts)
                 store.restore_upload(bucket, record, parts)
                 uploads[upload_id] = {n: _part_signature(part) for n, part in parts.items()}
             self._written[bucket] = {name: _signature(v) for name, v in keys.items()}
@@ -242,31 +222,21 @@ class ObjectFiles:
             raise DamagedStateFile(path, f"cannot be read ({error.strerror})") from None
         if hashlib.sha256(data).hexdigest() != digest:
             raise DamagedStateFile(path, "is damaged (its checksum does not match)")
-        return _made(store.make_version, json.loads(head), data, owner)
+        return store.make_version(json.loads(head), data)
 
-    def stray_buckets(self, known: set[str]) -> list[str]:
-        """Buckets with rows that the state does not hold (left by a crash before a delete)."""
+    def prune(self, known: set[str]) -> None:
+        """Remove the rows of buckets the state does not hold (a crash before a delete's), then
+        the bytes no row names (a write a crash cut short) and temporary files."""
         with self._transaction() as db:
             rows = db.execute(
                 "SELECT bucket FROM buckets UNION SELECT bucket FROM objects "
                 "UNION SELECT bucket FROM uploads"
-            ).fetchall()
-        return sorted({bucket for (bucket,) in rows} - known)
-
-    def prune(self) -> None:
-        """Remove the bytes no row names (a write a crash cut short), and temporary files."""
-        if not self.folder.is_dir():
-            return
-        with self._transaction() as db:
+            )
+            for (bucket,) in rows.fetchall():
+                if bucket not in known:
+                    self.forget(bucket)
             rows = db.execute("SELECT sha256 FROM objects UNION SELECT sha256 FROM parts")
             named = {digest for (digest,) in rows}
-        for path in self.folder.iterdir():
+        for path in self.folder.iterdir() if self.folder.is_dir() else []:
             if path.name not in named:
                 remove(path)
-
-
-def _made(make: Callable[[Any, Any], Any], head: Any, data: Any, owner: str) -> Any:
-    try:
-        return make(head, data)
-    except store.NotAHead as error:
-        raise ValueError(f"the head of {owner!r} is not an object's ({error})") from None

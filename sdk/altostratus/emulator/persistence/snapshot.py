@@ -1,7 +1,6 @@
-"""What the state file holds, taken from and put back into a running emulator: accounts,
-every store's records and the removals under way (with the emulated second each ends), public
-addresses, pending deliveries and the clock; and what one change altered (``Changes``), which
-the state folder commits."""
+"""What the state folder holds, taken from and put back into a running emulator: accounts, every
+store's records and the removals under way (with the emulated second each ends), public
+addresses, pending deliveries and the clock; and what one change altered (``Changes``)."""
 
 from __future__ import annotations
 

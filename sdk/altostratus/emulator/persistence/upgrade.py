@@ -1,14 +1,8 @@
-"""Folders saved in formats 1 to 3, converted once into the state database of format 4.
-
-Those folders held ``state.json`` (the state as of a moment, its records tagged by their kind's
-name from format 3, by module path before: ``UPGRADES``), ``journal/`` (one file per change
-since, replayed onto it in order, none missing) and ``objects/<bucket>/`` (per key a head file of
-plain values, each version's bytes in a file named by their SHA-256; an unfinished upload as a
-folder of a head and part files; earlier object files of serialized Python objects are refused,
-never loaded). The conversion reads them all, writes the bytes under ``bytes/`` and fills the new
-database, which replaces nothing until it is whole; only then are the earlier files removed (a
-crash in between leaves them beside the database, which wins, and they are removed at the next
-start). A damaged file is refused naming it, and the folder is left as it was.
+"""Folders saved in formats 1 to 3 (``state.json``, ``journal/``, ``objects/``), converted once
+into the state database of format 4: ``state.json`` read through one step per version
+(``UPGRADES``), the journal's changes applied in order, none missing, and the object files' heads
+and bytes moved over (format 2's object files, serialized Python objects, are refused, never
+loaded). Anything damaged is refused before the new database takes its name.
 """
 
 from __future__ import annotations
@@ -23,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from altostratus.emulator.persistence.codec import IncompatibleState, decode
-from altostratus.emulator.persistence.files import DamagedStateFile, write_atomic
+from altostratus.emulator.persistence.files import DamagedStateFile, later, write_atomic
 from altostratus.emulator.s3 import store
 
 #: Each file's format and last version (the database's is ``persistence.VERSION``).
@@ -32,6 +26,7 @@ VERSION = 3
 STATE_FILE = "state.json"
 JOURNAL = "journal"
 OBJECTS = "objects"
+EARLIER = (STATE_FILE, JOURNAL, OBJECTS)
 #: The first line of an object file of format 2: serialized Python objects behind their SHA-256.
 _PICKLED = re.compile(rb"[0-9a-f]{64}\n")
 
@@ -72,8 +67,6 @@ UPGRADES: dict[int, Callable[[Any], Any]] = {1: lambda body: body, 2: _records_b
 def load_document(path: Path) -> Any:
     """The body of the state document (format, version, checksum of the body, body) at
     ``path``, in version 3; ``DamagedStateFile`` when it is damaged or of another version."""
-    from altostratus.emulator.persistence import VERSION as LATEST
-
     try:
         document = json.loads(path.read_bytes())
     except (OSError, UnicodeDecodeError, ValueError) as error:
@@ -83,11 +76,7 @@ def load_document(path: Path) -> Any:
         raise DamagedStateFile(path, "is not an emulator state file")
     version = document.get("version")
     if version != VERSION and version not in UPGRADES:
-        raise DamagedStateFile(
-            path,
-            f"is in state format {version!r}, and this version of altostratus reads formats "
-            f"{min(UPGRADES)} to {LATEST}",
-        )
+        raise DamagedStateFile(path, later(version))
     text = json.dumps(document.get("body"), sort_keys=True, separators=(",", ":"))
     if hashlib.sha256(text.encode()).hexdigest() != document.get("sha256"):
         raise DamagedStateFile(path, "is damaged (its checksum does not match)")
@@ -97,15 +86,9 @@ def load_document(path: Path) -> Any:
     return body
 
 
-def earlier_files(folder: Path) -> bool:
-    return any((folder / name).exists() for name in (STATE_FILE, JOURNAL, OBJECTS))
-
-
 def remove_earlier(folder: Path) -> None:
-    for name in (JOURNAL, OBJECTS):
-        if (folder / name).is_dir():
-            shutil.rmtree(folder / name)
-    (folder / STATE_FILE).unlink(missing_ok=True)
+    for path in (folder / name for name in EARLIER):
+        shutil.rmtree(path) if path.is_dir() else path.unlink(missing_ok=True)
 
 
 def convert(folder: Path, db: sqlite3.Connection) -> None:
@@ -140,16 +123,14 @@ def convert(folder: Path, db: sqlite3.Connection) -> None:
 
 
 def _journal(journal: Path, covered: int) -> list[Any]:
-    """The changes after change ``covered`` (which ``state.json`` holds), in order."""
+    """The changes after change ``covered`` (which ``state.json`` holds), in order; the hidden
+    files are changes in flight at a crash."""
     numbered = []
-    for path in journal.iterdir() if journal.is_dir() else []:
-        stem, _, suffix = path.name.partition(".")
-        if path.name.startswith("."):
-            continue  # a change in flight at a crash
-        if not (stem.isdigit() and len(stem) == 12 and suffix == "json"):
+    for path in journal.glob("[!.]*"):
+        if not re.fullmatch(r"[0-9]{12}\.json", path.name):
             raise DamagedStateFile(path, "is not a change file of the emulator")
-        if int(stem) > covered:
-            numbered.append((int(stem), path))
+        if int(path.stem) > covered:
+            numbered.append((int(path.stem), path))
     changes = []
     for expected, (seq, path) in enumerate(sorted(numbered), start=covered + 1):
         if seq != expected:
