@@ -145,7 +145,8 @@ class StateFolder:
                     connection.execute("COMMIT")
             except BaseException:
                 if outermost:
-                    connection.execute("ROLLBACK")
+                    if connection.in_transaction:  # a failed commit may have ended it
+                        connection.execute("ROLLBACK")
                     self._whole_needed = True  # the records taken are not on disk
                     self.objects.rolled_back()
                 raise

@@ -215,9 +215,7 @@ class ObjectFiles:
         try:
             data = path.read_bytes()
         except FileNotFoundError:
-            raise DamagedStateFile(
-                path, f"is missing (the bytes of {owner!r}); restore it or remove the object"
-            ) from None
+            raise DamagedStateFile(path, f"is missing (the bytes of {owner!r})") from None
         except OSError as error:
             raise DamagedStateFile(path, f"cannot be read ({error.strerror})") from None
         if hashlib.sha256(data).hexdigest() != digest:
