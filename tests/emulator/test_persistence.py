@@ -3,11 +3,14 @@ damaged or incompatible state refused at start, never reset."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import pickle
+import shutil
 import signal
+import sqlite3
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -194,66 +197,84 @@ def _refused(state_dir: Path) -> str:
 def _saved(tmp_path: Path) -> Path:
     with Emulator(state_dir=tmp_path) as emulator:
         _populate(emulator)
-    return tmp_path / "state.json"
+    return tmp_path / "state.db"
 
 
-def test_a_damaged_state_file_is_refused_not_reset(tmp_path: Path) -> None:
-    state = _saved(tmp_path)
-    text = state.read_text()
-    state.write_text(text.replace('"kept"', '"kEpt"'))
-    assert "checksum does not match" in _refused(tmp_path)
-    state.write_text(text[: len(text) // 2])
-    assert "cannot be read" in _refused(tmp_path)
-    assert state.read_text() == text[: len(text) // 2]  # left for the user to inspect
+def _rows(database: Path, query: str) -> list[Any]:
+    with contextlib.closing(sqlite3.connect(f"file:{database}?mode=ro", uri=True)) as db:
+        return db.execute(query).fetchall()
 
 
-def test_a_state_file_of_another_version_is_refused(tmp_path: Path) -> None:
-    state = _saved(tmp_path)
-    document = json.loads(state.read_text())
-    document["version"] = 99
-    state.write_text(json.dumps(document))
-    assert "state format 99" in _refused(tmp_path)
+@pytest.mark.parametrize("damage", ["garbage", "truncated", "empty", "foreign", "record"])
+def test_a_damaged_or_foreign_database_is_refused_not_reset(tmp_path: Path, damage: str) -> None:
+    database = _saved(tmp_path)
+    data = database.read_bytes()
+    if damage == "garbage":
+        database.write_bytes(b"not a database, nor anything else " * 200)
+    elif damage == "truncated":
+        database.write_bytes(data[: len(data) // 2])
+    elif damage == "empty":
+        database.write_bytes(b"")
+    elif damage == "foreign":
+        database.unlink()
+        with contextlib.closing(sqlite3.connect(database)) as db:
+            db.execute("CREATE TABLE records (id TEXT)")
+    else:
+        with contextlib.closing(sqlite3.connect(database)) as db, db:
+            db.execute("""UPDATE records SET body = replace(body, '"label":"kept"', '"label":7')""")
+    damaged = database.read_bytes()
+    refused = _refused(tmp_path)
+    assert str(database) in refused and "move the state folder away" in refused
+    expected = {
+        "foreign": "is not an emulator state database",
+        "empty": "is not an emulator state database",
+        "record": "Network.label holds 7",
+    }
+    assert expected.get(damage, "is damaged") in refused
+    assert database.read_bytes() == damaged  # left for the user to inspect
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".lock", "bytes", "state.db"]
 
 
-def test_a_damaged_object_file_is_refused(tmp_path: Path) -> None:
+def test_a_state_database_of_another_version_is_refused(tmp_path: Path) -> None:
+    database = _saved(tmp_path)
+    with contextlib.closing(sqlite3.connect(database)) as db:
+        db.execute("PRAGMA user_version = 99")
+    refused = _refused(tmp_path)
+    assert str(database) in refused and "state format 99" in refused
+    assert _rows(database, "PRAGMA user_version") == [(99,)]
+
+
+def test_a_damaged_or_missing_bytes_file_is_refused(tmp_path: Path) -> None:
     _saved(tmp_path)
-    [key_file] = (tmp_path / "objects").glob("*/*.key")
-    text = key_file.read_text()
-    key_file.write_text(text.replace('"x-amz-meta-build_id":"7"', '"x-amz-meta-build_id":"8"'))
-    assert "checksum does not match" in _refused(tmp_path)
-    key_file.write_text(text[:-3])
-    assert "cannot be read" in _refused(tmp_path)
-    key_file.write_text(text)
-    [data_file] = key_file.parent.glob("*.bin")
-    data = data_file.read_bytes()
-    data_file.write_bytes(data[:-1] + b"!")
+    digest = hashlib.sha256(b"kept bytes").hexdigest()
+    data_file = tmp_path / "bytes" / digest
+    data_file.write_bytes(b"kept bytez")
     refused = _refused(tmp_path)
     assert str(data_file) in refused and "checksum does not match" in refused
     data_file.unlink()
     refused = _refused(tmp_path)
-    assert str(data_file) in refused and f"is missing (named by {key_file.name})" in refused
-    data_file.write_bytes(data)
+    assert str(data_file) in refused and "is missing (the bytes of 'dir/a.txt')" in refused
+    data_file.write_bytes(b"kept bytes")
     with Emulator(state_dir=tmp_path):
         pass
 
 
-def test_an_object_file_holds_plain_values_and_its_bytes_apart(tmp_path: Path) -> None:
+def test_an_object_is_a_row_of_plain_values_and_its_bytes_apart(tmp_path: Path) -> None:
     """No module path, no serialized Python object: a head of plain values (key, version,
     ETag, content type, metadata, last modified, owner) and the bytes, named by their SHA-256."""
-    _saved(tmp_path)
-    [key_file] = (tmp_path / "objects").glob("*/*.key")
-    [data_file] = key_file.parent.glob("*.bin")
-    assert data_file.read_bytes() == b"kept bytes"
-    assert data_file.name.split(".")[1] == hashlib.sha256(b"kept bytes").hexdigest()
-    document = json.loads(key_file.read_text())
-    (version,) = document["body"]["versions"]
-    head = version["head"]
-    assert document["body"]["name"] == "dir/a.txt" and version["bytes"] == data_file.name
+    database = _saved(tmp_path)
+    ((key, version_id, text, digest),) = _rows(
+        database, "SELECT key, version_id, head, sha256 FROM objects"
+    )
+    assert (tmp_path / "bytes" / digest).read_bytes() == b"kept bytes"
+    assert digest == hashlib.sha256(b"kept bytes").hexdigest()
+    head = json.loads(text)
+    assert key == "dir/a.txt" and version_id == head["version_id"]
     assert head["etag"] == hashlib.md5(b"kept bytes").hexdigest()
     assert head["metadata"]["x-amz-meta-build_id"] == "7"
     assert head["metadata"]["content-type"] == "binary/octet-stream"
     assert {"last_modified", "owner", "version_id"} <= set(head)
-    for path in (tmp_path / "objects").rglob("*"):
+    for path in tmp_path.rglob("*"):
         if path.is_file():
             assert b"altostratus." not in path.read_bytes(), path
             assert b"moto" not in path.read_bytes(), path
@@ -262,9 +283,10 @@ def test_an_object_file_holds_plain_values_and_its_bytes_apart(tmp_path: Path) -
 def test_an_object_file_of_the_earlier_format_is_refused_never_loaded(tmp_path: Path) -> None:
     """The earlier format's object files were serialized Python objects behind a SHA-256:
     whoever could write the folder could run code in the next emulator. Such a file is refused
-    in one line saying what to do, and nothing in it runs."""
-    _saved(tmp_path)
-    [key_file] = (tmp_path / "objects").glob("*/*.key")
+    in one line saying what to do, nothing in it runs, and the folder is left as it was."""
+    folder = tmp_path / "saved"
+    shutil.copytree(Path(__file__).parent / "saved_folders" / "format-3", folder)
+    key_file = sorted((folder / "objects").glob("*/*.key"))[0]
     ran = tmp_path / "ran"
 
     class Payload:
@@ -273,10 +295,12 @@ def test_an_object_file_of_the_earlier_format_is_refused_never_loaded(tmp_path: 
 
     payload = pickle.dumps({"name": "dir/a.txt", "versions": [Payload()]})
     key_file.write_bytes(hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload)
-    refused = _refused(tmp_path)
+    before = sorted(p.relative_to(folder) for p in folder.rglob("*"))
+    refused = _refused(folder)
     assert str(key_file) in refused and "an object file of an earlier format" in refused
     assert "GET /_emulator/state" in refused
     assert not ran.exists()
+    assert sorted(p.relative_to(folder) for p in folder.rglob("*") if p.name != ".lock") == before
 
 
 def test_one_emulator_at_a_time_per_folder(tmp_path: Path) -> None:
@@ -287,16 +311,25 @@ def test_one_emulator_at_a_time_per_folder(tmp_path: Path) -> None:
 def test_a_crash_while_writing_leaves_the_last_state(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """A change whose transaction fails half way is not answered, and nothing of it is kept."""
+    from altostratus.emulator import persistence
+
     with Emulator(state_dir=tmp_path) as emulator:
         call(emulator, "POST", "/v2/vpc/networks", {"label": "saved"})
-        saved = (tmp_path / "state.json").read_bytes()
+        written = persistence.write_change
 
-        def crash(source: str, target: str) -> None:
+        def crash(db: sqlite3.Connection, change: dict[str, Any]) -> None:
+            written(db, change)  # the rows written, then the disk fails before the commit
             raise OSError(28, "No space left on device")
 
-        monkeypatch.setattr(os, "replace", crash)
+        monkeypatch.setattr(persistence, "write_change", crash)
         status, answer = call(emulator, "POST", "/v2/vpc/networks", {"label": "lost"})
         assert status == 500 and "could not save" in answer["reason"]
-        assert (tmp_path / "state.json").read_bytes() == saved
-        assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".state")] == []
+        labels = [
+            json.loads(b)["fields"]["label"]
+            for (b,) in _rows(
+                tmp_path / "state.db", "SELECT body FROM records WHERE kind = 'network'"
+            )
+        ]
+        assert "saved" in labels and "lost" not in labels
         monkeypatch.undo()

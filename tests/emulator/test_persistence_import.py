@@ -14,8 +14,7 @@ from typing import Any
 import pytest
 
 from altostratus.emulator import Emulator
-from altostratus.emulator import persistence as folder_module
-from altostratus.emulator.persistence import journal, objects
+from altostratus.emulator.persistence import objects
 
 from .test_persistence import Process, processes  # noqa: F401 (a fixture)
 
@@ -70,18 +69,41 @@ def _exported(folder: Path) -> dict[str, Any]:
         return emulator.export_state()
 
 
+class _Committing:
+    """A state database's connection that calls ``around`` before and after each commit."""
+
+    def __init__(self, connection: Any, around: Callable[[], None]) -> None:
+        self._connection = connection
+        self._around = around
+
+    def execute(self, statement: str, *arguments: Any) -> Any:
+        if statement != "COMMIT":
+            return self._connection.execute(statement, *arguments)
+        self._around()
+        try:
+            return self._connection.execute(statement)
+        finally:
+            self._around()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._connection, name)
+
+
 @pytest.fixture
 def crash_copies(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> Iterator[Callable[[Path], list[Path]]]:
-    """Arms copies of a folder before and after every file the state folder writes or
-    removes in it: each is what a ``kill -9`` at that moment leaves."""
+) -> Iterator[Callable[[Emulator], list[Path]]]:
+    """Arms copies of an emulator's folder before and after every commit of its database and
+    every file it writes or removes: each is what a ``kill -9`` at that moment leaves."""
     copies: list[Path] = []
 
-    def arm(live: Path) -> list[Path]:
+    def arm(emulator: Emulator) -> list[Path]:
+        folder = emulator.folder
+        assert folder is not None
+
         def copy() -> None:
             target = tmp_path / f"crash-{len(copies):04d}"
-            shutil.copytree(live, target, ignore=shutil.ignore_patterns(".lock"))
+            shutil.copytree(folder.path, target, ignore=shutil.ignore_patterns(".lock"))
             copies.append(target)
 
         def around(call: Callable[..., Any]) -> Callable[..., Any]:
@@ -94,28 +116,23 @@ def crash_copies(
 
             return wrapped
 
-        for module, name in [
-            (folder_module, "write_atomic"),
-            (journal, "write_atomic"),
-            (objects, "write_atomic"),
-            (objects, "remove"),
-        ]:
-            monkeypatch.setattr(module, name, around(getattr(module, name)))
-        monkeypatch.setattr(objects.shutil, "rmtree", around(shutil.rmtree))
+        for name in ("write_atomic", "remove"):
+            monkeypatch.setattr(objects, name, around(getattr(objects, name)))
+        monkeypatch.setattr(folder, "_connection", _Committing(folder._connection, copy))
         return copies
 
     yield arm
 
 
 def test_a_state_import_is_kept_whole_or_not_at_all_at_every_step(
-    tmp_path: Path, crash_copies: Callable[[Path], list[Path]]
+    tmp_path: Path, crash_copies: Callable[[Emulator], list[Path]]
 ) -> None:
     live = tmp_path / "live"
     with Emulator(state_dir=live) as emulator:
         emulator.load_state(OLD)
         old = emulator.export_state()
     with Emulator(state_dir=live) as emulator:
-        copies = crash_copies(live)
+        copies = crash_copies(emulator)
         emulator.load_state(NEW)
         new = emulator.export_state()
         copied = list(copies)
@@ -129,13 +146,13 @@ def test_a_state_import_is_kept_whole_or_not_at_all_at_every_step(
 
 
 def test_a_reset_is_kept_whole_or_not_at_all_at_every_step(
-    tmp_path: Path, crash_copies: Callable[[Path], list[Path]]
+    tmp_path: Path, crash_copies: Callable[[Emulator], list[Path]]
 ) -> None:
     live = tmp_path / "live"
     with Emulator(state_dir=live) as emulator:
         emulator.load_state(OLD)
         old = emulator.export_state()
-        copies = crash_copies(live)
+        copies = crash_copies(emulator)
         emulator.reset()
         empty = emulator.export_state()
         copied = list(copies)

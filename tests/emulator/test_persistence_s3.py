@@ -271,11 +271,12 @@ def test_a_started_upload_is_kept_before_it_is_answered(tmp_path: Path) -> None:
         assert second.s3.usage.used(bucket) == used
 
 
-def test_a_start_or_removal_cut_short_by_a_crash_is_dropped_and_a_damaged_part_refused(
+def test_bytes_a_crash_left_unnamed_are_dropped_and_a_damaged_part_refused(
     tmp_path: Path,
 ) -> None:
-    """An upload folder without its head is what a crash left of a start or a removal that was
-    never answered: dropped. A part file that is damaged is refused in one line naming it."""
+    """Bytes written for a write whose rows a crash never committed (and a temporary file of a
+    write cut short) are removed at the next start. A part whose bytes are damaged is refused in
+    one line naming them."""
     from altostratus.emulator.persistence import StateFileError
 
     with Emulator(state_dir=tmp_path) as first:
@@ -283,22 +284,17 @@ def test_a_start_or_removal_cut_short_by_a_crash_is_dropped_and_a_damaged_part_r
         s3 = _s3(first, credential)
         kept = s3.create_multipart_upload(Bucket=bucket, Key="big.bin")["UploadId"]
         _part(s3, bucket, kept, 1, b"kept")
-        cut = s3.create_multipart_upload(Bucket=bucket, Key="big.bin")["UploadId"]
-        _part(s3, bucket, cut, 1, b"cut")
-    uploads = tmp_path / "objects" / bucket / "uploads"
-    listed = sorted(
-        sorted(p.name.split(".")[0] + p.suffix for p in folder.iterdir())
-        for folder in uploads.iterdir()
-    )
-    assert listed == [["1.bin", "1.part", "upload"], ["1.bin", "1.part", "upload"]]
-    cut_folder = uploads / hashlib.sha256(cut.encode()).hexdigest()
-    (cut_folder / "upload").unlink()
+        empty = s3.create_multipart_upload(Bucket=bucket, Key="big.bin")["UploadId"]
+    folder = tmp_path / "bytes"
+    part = folder / hashlib.sha256(b"kept").hexdigest()
+    assert part.read_bytes() == b"kept"
+    unnamed = folder / hashlib.sha256(b"never committed").hexdigest()
+    unnamed.write_bytes(b"never committed")
+    (folder / f".{unnamed.name}.tmp").write_bytes(b"never")
     with Emulator(state_dir=tmp_path) as second:
-        assert _pending(_s3(second, credential), bucket) == {kept: [1]}
-    assert not cut_folder.exists()
-    (kept_folder,) = uploads.iterdir()
-    (part,) = kept_folder.glob("1.*.bin")  # the part's bytes, named by their SHA-256
-    part.write_bytes(part.read_bytes()[:-1] + b"!")
+        assert _pending(_s3(second, credential), bucket) == {kept: [1], empty: []}
+    assert sorted(folder.iterdir()) == [part]
+    part.write_bytes(b"kepT")
     with pytest.raises(StateFileError) as refused:
         Emulator(state_dir=tmp_path)
     assert str(part) in str(refused.value)

@@ -1,11 +1,13 @@
-"""A state folder damaged in any shape, its checksums intact, is refused at start with one line
-naming what is wrong: never a traceback, never a start that fails on every request later."""
+"""A state database damaged in any shape, SQLite's own checks passing, is refused at start
+with one line naming what is wrong: never a traceback, never a start that fails on every
+request later."""
 
 from __future__ import annotations
 
-import hashlib
-import pickle
+import contextlib
+import json
 import shutil
+import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -13,7 +15,6 @@ from typing import Any
 import pytest
 
 from altostratus.emulator import Emulator, StateFileError
-from altostratus.emulator.persistence.files import dump_document, load_document
 
 from .test_persistence import _populate, _refused
 
@@ -34,22 +35,47 @@ def folder(saved: Path, tmp_path: Path) -> Path:
     return copy
 
 
-def _body(folder: Path, change: Callable[[dict[str, Any]], Any]) -> None:
-    """Rewrite ``state.json`` with a changed body and a checksum that matches it."""
-    body = load_document(folder / "state.json")
-    changed = change(body)
-    (folder / "state.json").write_bytes(dump_document(body if changed is None else changed))
+def _rows(folder: Path, query: str, change: Callable[[Any], Any]) -> None:
+    """Rewrite each (JSON) value ``query`` selects (after its key) with what ``change`` makes
+    of it."""
+    table = query.split(" FROM ", 1)[1].split()[0]
+    key, column = query.split()[1].rstrip(","), query.split()[2]
+    with contextlib.closing(sqlite3.connect(folder / "state.db")) as db, db:
+        for rowid, text in db.execute(query).fetchall():
+            value = json.loads(text)
+            changed = change(value)
+            db.execute(
+                f"UPDATE {table} SET {column} = ? WHERE {key} = ?",
+                (json.dumps(value if changed is None else changed), rowid),
+            )
 
 
-def _first(body: dict[str, Any], store: str) -> dict[str, Any]:
-    fields: dict[str, Any] = body["stores"][store][0]["fields"]
-    return fields
+def _record(kind: str, change: Callable[[dict[str, Any]], Any]) -> Callable[[Path], None]:
+    query = f"SELECT rowid, body FROM records WHERE kind = '{kind}' ORDER BY rowid LIMIT 1"
+    return lambda f: _rows(f, query, change)
 
 
-def _key_file(folder: Path, record: Any) -> None:
-    [key_file] = folder.glob("objects/*/*.key")
-    payload = pickle.dumps(record)
-    key_file.write_bytes(hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload)
+def _single(name: str, change: Callable[[Any], Any]) -> Callable[[Path], None]:
+    return lambda f: _rows(f, f"SELECT name, body FROM singletons WHERE name = '{name}'", change)
+
+
+def _head(table: str, change: Callable[[Any], Any]) -> Callable[[Path], None]:
+    return lambda f: _rows(f, f"SELECT rowid, head FROM {table} LIMIT 1", change)
+
+
+def _sql(statement: str) -> Callable[[Path], None]:
+    def run(folder: Path) -> None:
+        with contextlib.closing(sqlite3.connect(folder / "state.db")) as db, db:
+            db.execute(statement)
+
+    return run
+
+
+def _network(folder: Path) -> dict[str, Any]:
+    with contextlib.closing(sqlite3.connect(folder / "state.db")) as db:
+        (text,) = db.execute("SELECT body FROM records WHERE kind = 'network' LIMIT 1").fetchone()
+    found: dict[str, Any] = json.loads(text)
+    return found
 
 
 def _replace(path: Path, *, with_file: bool) -> None:
@@ -61,33 +87,30 @@ def _replace(path: Path, *, with_file: bool) -> None:
 
 
 DAMAGES: dict[str, Callable[[Path], Any]] = {
-    "body-a-list": lambda f: _body(f, lambda b: [b]),
-    "no-stores": lambda f: _body(f, lambda b: b.pop("stores")),
-    "store-a-dict": lambda f: _body(f, lambda b: b["stores"].update(networks={})),
-    "cidr-a-number": lambda f: _body(f, lambda b: _first(b, "networks").update(cidr=10)),
-    "label-a-list": lambda f: _body(f, lambda b: _first(b, "networks").update(label=["x"])),
-    "rules-of-strings": lambda f: _body(f, lambda b: _first(b, "firewalls").update(rules=["r"])),
-    "fields-a-list": lambda f: _body(f, lambda b: b["stores"]["networks"][0].update(fields=[])),
-    "record-of-another-module": lambda f: _body(
-        f, lambda b: b["stores"]["networks"][0].update({"@record": "os:system"})
+    "record-a-list": _record("network", lambda r: [r]),
+    "record-not-json": _sql("UPDATE records SET body = '{' WHERE kind = 'network'"),
+    "cidr-a-number": _record("network", lambda r: r["fields"].update(cidr=10)),
+    "label-a-list": _record("network", lambda r: r["fields"].update(label=["x"])),
+    "rules-of-strings": _record("firewall", lambda r: r["fields"].update(rules=["r"])),
+    "fields-a-list": _record("network", lambda r: r.update(fields=[])),
+    "record-of-another-module": _record("network", lambda r: r.update({"@record": "os:system"})),
+    "kind-of-another-module": _sql("UPDATE records SET kind = 'os:system' WHERE rowid = 1"),
+    "an-account-that-is-a-network": lambda f: _single("accounts", lambda a: a.append(_network(f)))(
+        f
     ),
-    "an-account-that-is-a-network": lambda f: _body(
-        f, lambda b: b["accounts"].append(b["stores"]["networks"][0])
-    ),
-    "default-account-unknown": lambda f: _body(f, lambda b: b.update(default_account="nobody")),
-    "clock-a-string": lambda f: _body(f, lambda b: b.update(clock="noon")),
-    "deliveries-a-number": lambda f: _body(f, lambda b: b.update(deliveries=7)),
-    "two-tags": lambda f: _body(f, lambda b: b.update(deliveries={"@dict": [], "@set": []})),
-    "removals-a-list": lambda f: _body(f, lambda b: b.update(removals=[1])),
-    "state-a-folder": lambda f: _replace(f / "state.json", with_file=False),
-    "objects-a-file": lambda f: _replace(f / "objects", with_file=True),
-    "journal-a-file": lambda f: _replace(f / "journal", with_file=True),
-    "bucket-a-file": lambda f: _replace(next((f / "objects").iterdir()), with_file=True),
-    "key-file-a-list": lambda f: _key_file(f, ["k"]),
-    "key-file-without-versions": lambda f: _key_file(f, {"name": "k"}),
-    "key-file-of-strings": lambda f: _key_file(f, {"name": "k", "versions": ["bytes"]}),
-    "versioning-a-number": lambda f: next(f.glob("objects/*/bucket.json")).write_text(
-        '{"versioning": 42}'
+    "default-account-unknown": _single("default_account", lambda a: "nobody"),
+    "clock-a-string": _single("clock", lambda c: "noon"),
+    "deliveries-a-number": _single("deliveries", lambda d: 7),
+    "two-tags": _single("deliveries", lambda d: {"@dict": [], "@set": []}),
+    "removal-a-text": _sql("UPDATE records SET removal = 'soon' WHERE rowid = 1"),
+    "accounts-gone": _sql("DELETE FROM singletons WHERE name = 'accounts'"),
+    "state-db-a-folder": lambda f: _replace(f / "state.db", with_file=False),
+    "bytes-a-file": lambda f: _replace(f / "bytes", with_file=True),
+    "object-head-a-list": _head("objects", lambda h: [h]),
+    "object-head-without-fields": _head("objects", lambda h: {"name": "k"}),
+    "object-etag-a-number": _head("objects", lambda h: h.update(etag=7)),
+    "versioning-a-number": _sql(
+        "INSERT OR REPLACE INTO buckets SELECT DISTINCT bucket, 42 FROM objects"
     ),
 }
 
@@ -102,7 +125,7 @@ def test_a_damaged_folder_is_refused_in_one_line(folder: Path, damage: str) -> N
     assert str(folder) in message and "move the state folder away" in message
 
 
-@pytest.mark.parametrize("damage", ["cidr-a-number", "key-file-of-strings"])
+@pytest.mark.parametrize("damage", ["cidr-a-number", "object-head-without-fields"])
 def test_the_command_says_it_in_one_line(folder: Path, damage: str) -> None:
     DAMAGES[damage](folder)
     assert "does not start on it" in _refused(folder)

@@ -43,6 +43,7 @@ from altostratus.emulator.persistence import StateFileError, StateFolder, snapsh
 from altostratus.emulator.persistence.codec import IncompatibleState
 from altostratus.emulator.persistence.files import DamagedStateFile
 from altostratus.emulator.s3 import S3Service
+from altostratus.emulator.s3.operations import Touched
 from altostratus.emulator.same_origin import served_hosts
 from altostratus.emulator.seed import SeedError, check_shape, read_seed
 from altostratus.emulator.seed import apply as apply_seed
@@ -146,27 +147,23 @@ class Emulator(EmulatorControls):
 
     def _load(self, folder: StateFolder) -> None:
         """Take the saved state, if any, and save after every change from now on."""
-        with _no_collection():  # tens of thousands of objects made, none of them garbage
-            saved, changes = folder.read()
-            if saved is not None:
-                self._apply(folder, saved, changes)
+        try:
+            saved = self._restore(folder)
+        except StateFileError:
+            raise
+        except IncompatibleState as error:
+            problem = f"was written by an incompatible version ({error})"
+            raise DamagedStateFile(folder.database, problem) from None
+        except Exception as error:  # any other shape than the emulator writes
+            problem = f"is damaged ({type(error).__name__}: {_one_line(error)})"
+            raise DamagedStateFile(folder.database, problem) from None
         self.api_key = self.state.default_account.api_key
-        with self.state.lock:
-            buckets = [store.bucket for store in self.state.object_stores.records.values()]
-        for bucket in folder.objects.stray_buckets(set(buckets)):
-            folder.objects.forget(bucket)
-        for bucket in buckets:
-            self.s3.create_bucket(bucket, empty=True)
-            folder.objects.restore(bucket)
-            self.s3.count_bucket(bucket)
-
         taker = snapshot.Changes(self.state)
-        # A replacement of the whole state (a reset, a state import) is one change: while it
-        # runs, its own changes are not saved, and every other save and removal waits for it;
-        # then the new buckets' objects are written, ``state.json`` whole (the step that
-        # commits it, atomic), and only then the old buckets' files removed. A crash before
-        # that step leaves the old state (the new buckets' files are strays, dropped at start),
-        # after it the new one.
+        # A replacement of the whole state (a reset, a state import) is one change, one
+        # transaction: while it runs, its own changes are not saved, and every other save and
+        # removal waits for it; then the new buckets' objects, the records and the removal of
+        # the old buckets are committed at once. A crash before the commit leaves the old
+        # state, after it the new one.
         gate = threading.RLock()
         replacing: list[int] = []  # the thread replacing the state, while it does
         removed: list[str] = []  # the buckets the replacement removed
@@ -197,12 +194,11 @@ class Emulator(EmulatorControls):
                     replacing.clear()
                     with self.state.lock:
                         kept = {s.bucket for s in self.state.object_stores.records.values()}
-                    for bucket in sorted(kept):
-                        folder.objects.sync(bucket)
-                    folder.wait()  # no fold of the old state may land after this save
-                    save(compact=True)
-                    for bucket in removed:
-                        if bucket not in kept:
+                    with folder.transaction():
+                        for bucket in sorted(kept):
+                            folder.objects.save(Touched(bucket, whole=True))
+                        save(compact=True)
+                        for bucket in set(removed) - kept:
                             folder.objects.forget(bucket)
                     removed.clear()
 
@@ -212,21 +208,25 @@ class Emulator(EmulatorControls):
         self.s3.on_change = folder.objects.save
         self.s3.on_removed = forget
         self._save = save
-        if saved is None:
-            save(compact=True)  # a new folder: its first state.json
-        else:
+        if saved:
             taker.start(self.dispatcher)  # the folder holds the state: nothing to write
+        else:
+            save(compact=True)  # a new folder: its first records
 
-    def _apply(self, folder: StateFolder, saved: Any, changes: list[Any]) -> None:
-        try:
-            snapshot.replay(saved, changes)
-            snapshot.apply(saved, self.state, self.clock, self.dispatcher)
-        except IncompatibleState as error:
-            problem = f"was written by an incompatible version ({error})"
-            raise DamagedStateFile(folder.state_file, problem) from None
-        except Exception as error:  # any other shape than the emulator writes
-            problem = f"is damaged ({type(error).__name__}: {_one_line(error)})"
-            raise DamagedStateFile(folder.state_file, problem) from None
+    def _restore(self, folder: StateFolder) -> bool:
+        """Put the saved state and objects back; whether the folder held any."""
+        with _no_collection():  # tens of thousands of objects made, none of them garbage
+            saved = folder.read()
+            if saved is not None:
+                snapshot.apply(saved, self.state, self.clock, self.dispatcher)
+        with self.state.lock:
+            buckets = [store.bucket for store in self.state.object_stores.records.values()]
+        for bucket in buckets:
+            self.s3.create_bucket(bucket, empty=True)
+            folder.objects.restore(bucket)
+            self.s3.count_bucket(bucket)
+        folder.objects.prune(set(buckets))
+        return saved is not None
 
     def start(self) -> Emulator:
         s3_server = BackgroundServer(self.host, self.s3_port, self.s3, "S3")
@@ -255,7 +255,7 @@ class Emulator(EmulatorControls):
         self.dispatcher.stop()
         if self.folder is not None:
             if self._save is not None:
-                self._save(compact=True)
+                self._save()
             self.folder.close()
 
     def reset(self) -> None:

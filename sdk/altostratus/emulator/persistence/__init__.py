@@ -1,63 +1,73 @@
 """Keeping the emulator's state in a folder (``--state-dir``), across restarts and crashes.
 
-The folder holds ``state.json`` (accounts, keys, every resource, webhook state, pending
-deliveries and the clock, as of a moment), ``journal/`` (one file per change since that moment:
-the records the change touched, with the small parts kept whole, written before the change is
-answered) and ``objects/`` (object-store contents, one file per key, rewritten when the key
-changes). So a change costs what it touched, not what the state holds. When the journal's files
-add up to more than twice ``state.json`` (and 64 KiB), ``state.json`` is written whole again and
-the journal emptied, which keeps the amortized cost of a change constant; so does every clean
-stop, and a start only loads what is there (replaying the journal a crash left, which is folded
-like any other once it outgrows the snapshot). Every file is replaced atomically (write, fsync,
-rename, fsync the folder), so a crash, even ``kill -9``, loses at most the change in flight and
-never leaves a file half written; a crash between writing ``state.json`` and emptying the
-journal leaves files the snapshot already holds, which are skipped and removed. Every file holds
-plain values (records tagged by their kind's name, ``codec``; objects as heads and bytes,
-``objects``) and the version of its format: an earlier one is read through an upgrade step per
-version (``files.UPGRADES``). A file that is damaged, or written by a later version, and a
-journal with a change missing, are refused when the emulator starts, with one line naming the
-file: never silently reset. One emulator at a time may use a folder.
+The folder holds ``state.db``, a SQLite database (``SCHEMA``: the records by kind name and id,
+the public addresses in use, the accounts, the webhook attempts waiting and the clock as
+``singletons``, and the object heads and uploads of ``objects``), and ``bytes/``, the objects'
+bytes named by their SHA-256. Every value is plain (``codec``): nothing names a module.
+
+Each change is one transaction (WAL, ``synchronous=FULL``) committed before it is answered, so a
+crash, even ``kill -9``, loses at most the change in flight; a replacement of the whole state is
+one transaction too. The database says its format (``APPLICATION_ID``) and version; a folder of
+an earlier version is converted once (``upgrade``) into a database that replaces nothing until it
+is whole. A file of another format or a later version, damaged or truncated, is refused when the
+emulator starts in one line naming it, and nothing is written. One emulator at a time may use a
+folder.
 """
 
 from __future__ import annotations
 
 import contextlib
-import logging
+import json
 import os
+import shutil
+import sqlite3
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
 from altostratus.emulator.persistence.files import (
+    VERSION,
     DamagedStateFile,
     StateFileError,
-    dump_document,
-    load_document,
-    write_atomic,
+    dump,
+    later,
+    sync_folder,
 )
-from altostratus.emulator.persistence.journal import Journal
 from altostratus.emulator.persistence.objects import ObjectFiles
+from altostratus.emulator.state.kinds import KINDS
 
 __all__ = ["StateFileError", "StateFolder"]
 
-logger = logging.getLogger("altostratus.emulator")
-
-STATE_FILE = "state.json"
+DATABASE = "state.db"
+BYTES = "bytes"
 LOCK_FILE = ".lock"
-JOURNAL = "journal"
-#: The journal is folded into ``state.json`` once it outgrows this many times its size...
-JOURNAL_RATIO = 2
-#: ... and this many bytes.
-JOURNAL_FLOOR = 64 * 1024
+APPLICATION_ID = 0x416C7453  # "AltS": the database's format, in its header
+SCHEMA = """
+CREATE TABLE records (kind TEXT NOT NULL, id TEXT NOT NULL, removal REAL, body TEXT NOT NULL,
+    UNIQUE (kind, id));
+CREATE TABLE public_addresses (address TEXT PRIMARY KEY) WITHOUT ROWID;
+CREATE TABLE singletons (name TEXT PRIMARY KEY, body TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE buckets (bucket TEXT PRIMARY KEY, versioning TEXT) WITHOUT ROWID;
+CREATE TABLE objects (bucket TEXT NOT NULL, key TEXT NOT NULL, position INTEGER NOT NULL,
+    version_id TEXT, head TEXT NOT NULL, sha256 TEXT NOT NULL, PRIMARY KEY (bucket, key, position));
+CREATE INDEX objects_by_bytes ON objects (sha256);
+CREATE TABLE uploads (bucket TEXT NOT NULL, upload_id TEXT NOT NULL, head TEXT NOT NULL,
+    PRIMARY KEY (bucket, upload_id));
+CREATE TABLE parts (bucket TEXT NOT NULL, upload_id TEXT NOT NULL, number INTEGER NOT NULL,
+    head TEXT NOT NULL, sha256 TEXT NOT NULL, PRIMARY KEY (bucket, upload_id, number));
+"""
+#: The kind each ``State`` store attribute holds.
+_KIND_NAMES = {kind.attribute: kind.name for kind in KINDS}
+_SINGLETONS = ("accounts", "default_account", "deliveries", "clock")
 
 
 class StateFolder:
     """An emulator's state folder, locked for this process until ``close()``."""
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
-        self._folding: threading.Thread | None = None
         self.path = Path(path).expanduser().resolve()
+        self._connection: sqlite3.Connection | None = None
         try:
             self.path.mkdir(parents=True, exist_ok=True)
             self._lock_file: IO[bytes] | None = open(self.path / LOCK_FILE, "ab")  # noqa: SIM115
@@ -67,40 +77,108 @@ class StateFolder:
             self._lock_file.close()
             self._lock_file = None
             raise StateFileError(f"{self.path} is in use by another emulator")
-        self.state_file = self.path / STATE_FILE
-        for name in ("objects", JOURNAL):
-            if (self.path / name).exists() and not (self.path / name).is_dir():
-                self.close()
-                raise DamagedStateFile(self.path / name, "is not a folder")
-        self.objects = ObjectFiles(self.path / "objects")
-        self.journal = Journal(self.path / JOURNAL)
-        self._write_lock = threading.Lock()
-        #: Held while ``state.json`` is written, by a save or by a fold in the background.
-        self._file_lock = threading.Lock()
-        self._written_seq = -1
-        self._snapshot_size = 0
+        self.database = self.path / DATABASE
+        self._lock = threading.RLock()
+        self._depth = 0
         self._whole_needed = True
+        self.objects = ObjectFiles(self.path / BYTES, self.transaction)
+        try:
+            self._connection = self._open()
+        except BaseException:
+            self.close()
+            raise
 
-    def read(self) -> tuple[Any | None, list[Any]]:
-        """The saved state's body (None for a new folder) and the journalled changes after
-        it, in order."""
-        if not self.state_file.exists():
-            changes = self.journal.read(0)
-            if changes:
-                raise DamagedStateFile(self.journal.folder, f"has changes but {STATE_FILE} is gone")
-            return None, []
-        body = load_document(self.state_file)
-        covered = body.get("journal_seq", 0) if isinstance(body, dict) else 0
-        if not isinstance(covered, int):
-            raise DamagedStateFile(self.state_file, "is damaged (journal_seq)")
-        changes = self.journal.read(covered)
-        self._written_seq = covered
-        # What is on disk is whole: the changes made from now on are journalled after it, and
-        # no start pays for a compaction (a clean stop leaves none to do; after a crash the
-        # journal is folded once it outgrows the snapshot, as while serving).
-        self._snapshot_size = self.state_file.stat().st_size
+    def _open(self) -> sqlite3.Connection:
+        from altostratus.emulator.persistence import upgrade
+
+        for leftover in self.path.glob(f".{DATABASE}.*"):  # a database a crash left unfinished
+            leftover.unlink()
+        if (self.path / BYTES).exists() and not (self.path / BYTES).is_dir():
+            raise DamagedStateFile(self.path / BYTES, "is not a folder")
+        if not self.database.exists():
+            earlier = any((self.path / name).exists() for name in upgrade.EARLIER)
+            made = not (self.path / BYTES).exists()
+            try:
+                self._create(lambda db: upgrade.convert(self.path, db) if earlier else None)
+            except BaseException:
+                if made and not self.database.exists():  # the folder is left as it was
+                    shutil.rmtree(self.path / BYTES, ignore_errors=True)
+                raise
+        connection = _connect(self.database)
+        upgrade.remove_earlier(self.path)  # converted: what a crash left of the earlier files
+        return connection
+
+    def _create(self, fill: Callable[[sqlite3.Connection], None]) -> None:
+        """Make the database under a temporary name, whole, and only then give it its name."""
+        temporary = self.path / f".{DATABASE}.new"
+        connection = sqlite3.connect(temporary, isolation_level=None)
+        try:
+            connection.executescript(f"BEGIN; {SCHEMA}")
+            fill(connection)
+            connection.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            connection.execute(f"PRAGMA user_version = {VERSION}")
+            connection.execute("COMMIT")
+        except BaseException:
+            connection.close()
+            temporary.unlink()
+            raise
+        connection.close()
+        with open(temporary, "rb+") as file:
+            os.fsync(file.fileno())
+        os.replace(temporary, self.database)
+        sync_folder(self.path)
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """The database, in a transaction committed when the outermost of these ends (rolled
+        back on an error); one at a time."""
+        with self._lock:
+            connection = self._connection
+            assert connection is not None, "the state folder is closed"
+            outermost = self._depth == 0
+            if outermost:
+                connection.execute("BEGIN IMMEDIATE")
+            self._depth += 1
+            try:
+                yield connection
+                if outermost:
+                    connection.execute("COMMIT")
+            except BaseException:
+                if outermost:
+                    if connection.in_transaction:  # a failed commit may have ended it
+                        connection.execute("ROLLBACK")
+                    self._whole_needed = True  # the records taken are not on disk
+                    self.objects.rolled_back()
+                raise
+            finally:
+                self._depth -= 1
+            if outermost:
+                self.objects.drop_unnamed(connection)
+
+    def read(self) -> dict[str, Any] | None:
+        """The saved state's body, in ``snapshot.capture``'s shape (None for a new folder)."""
+        with self.transaction() as db:
+            singles = dict(db.execute("SELECT name, body FROM singletons").fetchall())
+            if not singles:
+                return None
+            body: dict[str, Any] = {name: json.loads(singles[name]) for name in _SINGLETONS}
+            texts: dict[str, list[str]] = {name: [] for name in _KIND_NAMES.values()}
+            removals: dict[str, dict[str, float]] = {name: {} for name in texts}
+            # One scan, in the order the records were made (their rowid): the stores' order.
+            rows = db.execute("SELECT kind, id, removal, body FROM records ORDER BY rowid")
+            for kind, record_id, removal, text in rows:
+                if kind not in texts:
+                    raise ValueError(f"this version has no record kind {kind!r}")
+                texts[kind].append(text)
+                if removal is not None:
+                    removals[kind][record_id] = removal
+            kinds = _KIND_NAMES.items()
+            body["stores"] = {a: json.loads(f"[{','.join(texts[n])}]") for a, n in kinds}
+            body["removals"] = {a: removals[n] for a, n in kinds}
+            addresses = db.execute("SELECT address FROM public_addresses ORDER BY address")
+            body["public_addresses"] = [address for (address,) in addresses]
         self._whole_needed = False
-        return body, changes
+        return body
 
     def save(
         self,
@@ -109,68 +187,98 @@ class StateFolder:
         *,
         compact: bool = False,
     ) -> None:
-        """Journal what ``change()`` returns (what changed since the last call); write
-        ``whole()`` to ``state.json`` instead when ``compact`` is true, when ``change()`` returns
-        None, or after a write failed. Saves happen one at a time, in the order their changes
-        were taken. Once the journal outgrows the snapshot, it is folded in the background: the
-        whole state is taken here (records keep their saved form, so that is cheap), and
-        encoded, written and the journal pruned on another thread, so no change waits for it."""
-        with self._write_lock:
-            if not (compact or self._whole_needed):
-                taken = change()
-                if taken is not None:
-                    try:
-                        self.journal.append(taken)
-                    except BaseException:
-                        self._whole_needed = True  # the changes taken are not on disk
-                        raise
-                    if self.journal.size > JOURNAL_RATIO * self._snapshot_size + JOURNAL_FLOOR:
-                        self._fold_later(whole)
-                    return
-            self._whole_needed = True
-            body = whole()
-            body["journal_seq"] = seq = self.journal.seq
-            self._write(dump_document(body), seq)
-            self._whole_needed = False
-
-    def _write(self, data: bytes, seq: int) -> None:
-        """Write ``state.json`` holding the changes up to ``seq``, unless a later one is
-        there already (a fold finishing after a save), and prune the journal it holds."""
-        with self._file_lock:
-            if seq < self._written_seq:
-                return
-            write_atomic(self.state_file, data)
-            self._written_seq = seq
-            self._snapshot_size = len(data)
-        with contextlib.suppress(OSError):  # held by state.json: skipped at the next start
-            self.journal.prune(seq)
-
-    def _fold_later(self, whole: Callable[[], dict[str, Any]]) -> None:
-        if self._folding is not None and self._folding.is_alive():
-            return
-        body = whole()
-        body["journal_seq"] = seq = self.journal.seq
-
-        def fold() -> None:
-            try:
-                self._write(dump_document(body), seq)
-            except Exception:  # the journal still holds every change: nothing is lost
-                logger.exception("folding the journal into %s failed", self.state_file)
-
-        self._folding = threading.Thread(target=fold, name="altostratus-fold", daemon=True)
-        self._folding.start()
-
-    def wait(self) -> None:
-        """Wait for a fold in the background to finish."""
-        folding = self._folding
-        if folding is not None:
-            folding.join()
+        """Commit what ``change()`` returns (what changed since the last call); write
+        ``whole()`` instead when ``compact`` is true, when ``change()`` returns None, or after
+        a commit failed."""
+        with self.transaction() as db:
+            taken = None if compact or self._whole_needed else change()
+            if taken is None:
+                write_whole(db, whole())
+            else:
+                write_change(db, taken)
+        self._whole_needed = False
 
     def close(self) -> None:
-        self.wait()
+        if self._connection is not None:
+            self._connection.close()
+            self._connection = None
         if self._lock_file is not None:
             self._lock_file.close()
             self._lock_file = None
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    """The database at ``path``, checked before anything is written to it."""
+    try:
+        connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    except sqlite3.Error as error:
+        raise DamagedStateFile(path, f"cannot be opened ({error})") from None
+    try:
+        (application,) = connection.execute("PRAGMA application_id").fetchone()
+        if application != APPLICATION_ID:
+            raise DamagedStateFile(path, "is not an emulator state database")
+        (version,) = connection.execute("PRAGMA user_version").fetchone()
+        if version != VERSION:
+            raise DamagedStateFile(path, later(version))
+        problems = [line for (line,) in connection.execute("PRAGMA quick_check")]
+        if problems != ["ok"]:
+            raise DamagedStateFile(path, f"is damaged ({problems[0][:120]})")
+        connection.execute("PRAGMA journal_mode = WAL")
+        connection.execute("PRAGMA synchronous = FULL")
+    except BaseException as error:
+        connection.close()
+        if isinstance(error, sqlite3.DatabaseError):
+            raise DamagedStateFile(path, f"is damaged ({error})") from None
+        raise
+    return connection
+
+
+def write_whole(db: sqlite3.Connection, body: dict[str, Any]) -> None:
+    """Replace every record, address and singleton with those of a captured body."""
+    for table in ("records", "public_addresses", "singletons"):
+        db.execute(f"DELETE FROM {table}")
+    removals = body.get("removals", {})
+    for attribute, records in body["stores"].items():
+        removing = removals.get(attribute, {})
+        db.executemany(
+            "INSERT INTO records VALUES (?, ?, ?, ?)",
+            (
+                (_KIND_NAMES[attribute], i, removing.get(i), dump(record))
+                for record in records
+                for i in [record["fields"]["id"]]
+            ),
+        )
+    db.executemany(
+        "INSERT INTO public_addresses VALUES (?)", ((a,) for a in body["public_addresses"])
+    )
+    db.executemany(
+        "INSERT INTO singletons VALUES (?, ?)", ((n, dump(body[n])) for n in _SINGLETONS)
+    )
+
+
+def write_change(db: sqlite3.Connection, change: dict[str, Any]) -> None:
+    for attribute, entries in change["records"].items():
+        kind = _KIND_NAMES[attribute]
+        for record_id, record, removal in entries:
+            if record is None:
+                db.execute("DELETE FROM records WHERE kind = ? AND id = ?", (kind, record_id))
+            else:
+                db.execute(  # a record keeps its place (its rowid): the stores' order
+                    "INSERT INTO records VALUES (?, ?, ?, ?) ON CONFLICT (kind, id) "
+                    "DO UPDATE SET removal = excluded.removal, body = excluded.body",
+                    (kind, record_id, removal, dump(record)),
+                )
+    for address, held in change["public_addresses"]:
+        db.execute(
+            "INSERT OR IGNORE INTO public_addresses VALUES (?)"
+            if held
+            else "DELETE FROM public_addresses WHERE address = ?",
+            (address,),
+        )
+    db.executemany(
+        "INSERT OR REPLACE INTO singletons VALUES (?, ?)",
+        ((n, dump(change[n])) for n in _SINGLETONS if n in change),
+    )
 
 
 def _try_lock(file: IO[bytes]) -> bool:

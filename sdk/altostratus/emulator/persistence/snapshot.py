@@ -1,12 +1,10 @@
-"""What the state file holds, taken from and put back into a running emulator: accounts,
-every store's records and the removals under way (with the emulated second each ends), public
-addresses, pending deliveries and the clock; and what one change altered (``Changes``), which
-the journal keeps and ``replay`` applies to a saved body."""
+"""What the state folder holds, taken from and put back into a running emulator: accounts, every
+store's records and the removals under way (with the emulated second each ends), public
+addresses, pending deliveries and the clock; and what one change altered (``Changes``)."""
 
 from __future__ import annotations
 
 import typing
-from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from altostratus.emulator.persistence.codec import decode, encode, saved
@@ -118,37 +116,6 @@ class Changes:
             change["deliveries"] = self._deliveries = deliveries
         change["clock"] = clock.saved()
         return change
-
-
-def replay(body: dict[str, Any], changes: Iterable[dict[str, Any]]) -> None:
-    """Apply journalled changes, in order, to a captured body, in place."""
-    for name in STORES:
-        _expect(isinstance(body["stores"][name], list), f"stores.{name} is not a list")
-    stores = {
-        name: {record["fields"]["id"]: record for record in body["stores"][name]} for name in STORES
-    }
-    saved_removals = body.get("removals", {})
-    removals = {name: dict(saved_removals.get(name, {})) for name in STORES}
-    used = set(body["public_addresses"])
-    for change in changes:
-        for name, entries in change["records"].items():
-            for record_id, record, removal in entries:
-                if record is None:
-                    stores[name].pop(record_id, None)
-                else:
-                    stores[name][record_id] = record
-                if removal is None:
-                    removals[name].pop(record_id, None)
-                else:
-                    removals[name][record_id] = removal
-        for address, held in change["public_addresses"]:
-            (used.add if held else used.discard)(address)
-        for key in ("accounts", "default_account", "deliveries", "clock"):
-            if key in change:
-                body[key] = change[key]
-    body["stores"] = {name: list(records.values()) for name, records in stores.items()}
-    body["removals"] = {name: found for name, found in removals.items() if found}
-    body["public_addresses"] = sorted(used)
 
 
 def apply(body: dict[str, Any], state: State, clock: Clock, dispatcher: WebhookDispatcher) -> None:
