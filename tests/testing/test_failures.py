@@ -93,7 +93,6 @@ def test_a_refused_create_reads_as_the_engine_shows_it_in_one_line(
     fresh_emulator.app.faults.add(method="POST", path_prefix="/v2/vpc", status=400)
     (error,) = failure_of(make_stack(program))
     assert error.message.startswith(
-        "altostratus.providers._base.ProviderError: could not create network 'app': "
-        "400 injected_fault: "
+        "altostratus.ProviderError: could not create network 'app': 400 injected_fault: "
     )
     assert "\n" not in error.message

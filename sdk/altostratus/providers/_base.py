@@ -87,7 +87,15 @@ _SETTLE_DELAYS = (0.5, 1.0, 2.0, 4.0)
 
 
 class ProviderError(Exception):
-    """A provider operation failed; the message is the one line the user sees."""
+    """A provider operation failed; the message is the one line the user sees, naming the
+    operation, the resource and the API's status, code and reason.
+
+    Public as ``altostratus.ProviderError``: the engine prints a failing call as the exception's
+    qualified name and message (``altostratus.ProviderError: could not create network 'app':
+    400 ...``), and the runner does the same.
+    """
+
+    __module__ = "altostratus"
 
 
 def _first_get(props: dict[str, Any]) -> bool:
