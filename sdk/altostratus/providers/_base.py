@@ -65,7 +65,7 @@ from altostratus.client.errors import (
     NotFoundError,
     OutcomeUnknownError,
 )
-from altostratus.providers import _config, _regions, _threads
+from altostratus.providers import _config, _progress, _regions, _threads
 from altostratus.providers._adopt import ADOPT_ID, adopt, check_adoption, refuse_replacing
 from altostratus.providers._created import created_record, made_instead
 from altostratus.providers._inputs import NAME_PREFIX, READ_GIVEN, auto_name
@@ -320,6 +320,7 @@ class Provider(RecordHooks[RecordT], ResourceProvider):
         caller concludes that nothing was made. After an answer (a 5xx) or a dropped connection,
         the service is done with the request and one lookup tells.
         """
+        _progress.say(f"the create's answer was lost ({unknown}); looking for what it made")
         found: list[Any] = self._lookup(api, inputs)
         if isinstance(unknown.cause, APITimeoutError):
             for delay in _SETTLE_DELAYS:
@@ -400,9 +401,10 @@ class Provider(RecordHooks[RecordT], ResourceProvider):
         self, action: str, ident: str, props: dict[str, Any] | None = None
     ) -> Iterator[None]:
         """Turn what fails into one ``ProviderError`` line; a 404 names the region asked (that
-        of the resource's ``props`` when it ends)."""
+        of the resource's ``props`` when it ends). Progress lines said meanwhile name it."""
         try:
-            yield
+            with _progress.about(self._what(ident)):
+                yield
         except AuthenticationError as error:
             raise ProviderError(
                 f"could not {action} {self._what(ident)}: {error}; {STALE_KEY_HINT}"
