@@ -18,7 +18,9 @@ NETWORK = "pulumi-python:dynamic/altostratus:Network"
 def failure_of(stack: Stack) -> list[Failure]:
     with pytest.raises(DeploymentFailed) as failed:
         stack.up()
-    return failed.value.result.errors
+    # The exception carries the failures itself too, as the testing guide shows.
+    assert failed.value.errors == failed.value.result.errors
+    return failed.value.errors
 
 
 def test_a_check_failure_names_the_resource_and_the_property(

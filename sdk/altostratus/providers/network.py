@@ -78,7 +78,7 @@ class NetworkProvider(RegionalRecords["NetworkRecord"], Provider["NetworkRecord"
         ]
 
     def _live(self, api: Client, record: NetworkRecord, props: dict[str, Any]) -> dict[str, Any]:
-        return {**super()._live(api, record, props), "cidr_v4": record.cidr}
+        return {**super()._live(api, record, props), "cidr_v4": record.cidr_v4}
 
 
 class Network(AltostratusResource[NetworkArgs], module="altostratus", name="Network"):

@@ -146,8 +146,6 @@ class ObjectStoreProvider(RegionalRecords["ObjectStoreRecord"], Provider["Object
     ) -> dict[str, Any]:
         """The record, its bucket and S3 address, and the owner credential's key pair."""
         live = super()._live(api, record, props)
-        endpoint = record.objectstore_endpoint or ""
-        base, _, bucket = endpoint.rpartition("/")
         owner = record.owner_info.access_key_id if record.owner_info is not None else None
         secret = None
         if owner:
@@ -156,8 +154,8 @@ class ObjectStoreProvider(RegionalRecords["ObjectStoreRecord"], Provider["Object
                     secret = credential.secret_access_key_id
         return {
             **live,
-            "bucket_name": bucket or None,
-            "endpoint_url": base or None,
+            "bucket_name": record.bucket_name,
+            "endpoint_url": record.endpoint_url,
             "access_key_id": owner,
             "secret_access_key": secret,
         }
