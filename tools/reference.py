@@ -155,7 +155,7 @@ def resource_section(resource: type[AltostratusResource[Any]]) -> list[str]:
         "",
         f'<a id="{resource.__name__.lower()}-inputs"></a>',
         "",
-        "| input | type | default | a change | secret | |",
+        "| input | type | default | a change | secret | description |",
         "|---|---|---|---|---|---|",
     ]
     for field in fields:
@@ -171,7 +171,7 @@ def resource_section(resource: type[AltostratusResource[Any]]) -> list[str]:
         "",
         f'<a id="{resource.__name__.lower()}-outputs"></a>',
         "",
-        "| output | type | secret | |",
+        "| output | type | secret | description |",
         "|---|---|---|---|",
     ]
     for name, annotation in outputs.items():
@@ -199,7 +199,7 @@ def nested_section(args_class: type[Any]) -> list[str]:
         "",
         f"Also a `{args_class.__name__}Dict` (a `TypedDict` of the same keys).",
         "",
-        "| field | type | required | |",
+        "| field | type | required | description |",
         "|---|---|---|---|",
     ]
     for declared in dataclasses.fields(args_class):
