@@ -6,12 +6,14 @@ they serve, and the engine shows each on that resource's progress row. The runne
 ``serve`` listens at ``_launch.ENGINE_ADDRESS`` (a Unix socket of this process, removed at exit),
 and each line goes to every running operation (``listen``) that has a step in flight for the URN,
 which reports it as a ``StepEvent`` of status ``progress`` with the line as its ``message``.
+Where the socket cannot be served, the operations run as before, without the lines.
 """
 
 from __future__ import annotations
 
 import atexit
 import contextlib
+import logging
 import os
 import threading
 import weakref
@@ -29,6 +31,7 @@ class Listener(Protocol):
     def progress(self, urn: str, message: str) -> None: ...
 
 
+_log = logging.getLogger("altostratus.testing")
 _lock = threading.Lock()
 _server: grpc.Server | None = None
 _listeners: weakref.WeakSet[Any] = weakref.WeakSet()
@@ -61,8 +64,12 @@ def serve() -> None:
             os.unlink(path)
         server = grpc.server(ThreadPoolExecutor(max_workers=2, thread_name_prefix="engine-log"))
         engine_pb2_grpc.add_EngineServicer_to_server(_Engine(), server)
-        server.add_insecure_port(_launch.ENGINE_ADDRESS)
-        server.start()
+        try:
+            server.add_insecure_port(_launch.ENGINE_ADDRESS)
+            server.start()
+        except RuntimeError as error:  # no Unix sockets here: the steps run without the lines
+            _log.debug("the progress lines are not served at %s: %s", path, error)
+            server.stop(0)
         _server = server
         atexit.register(_stop, server, path)
 
