@@ -320,7 +320,8 @@ class Provider(RecordHooks[RecordT], ResourceProvider):
         caller concludes that nothing was made. After an answer (a 5xx) or a dropped connection,
         the service is done with the request and one lookup tells.
         """
-        _progress.say(f"the create's answer was lost ({unknown}); looking for what it made")
+        why = unknown.cause if unknown.cause is not None else unknown
+        _progress.say(f"the create's answer was lost ({why}); looking for what it made")
         found: list[Any] = self._lookup(api, inputs)
         if isinstance(unknown.cause, APITimeoutError):
             for delay in _SETTLE_DELAYS:
