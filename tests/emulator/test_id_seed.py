@@ -26,6 +26,9 @@ def generated(emulator: Emulator) -> dict[str, Any]:
         store = api.object_stores.create(name="files", access_key_id=credential.access_key_id)
         hook = api.webhooks.create(url="http://127.0.0.1:9/", events=["network.created"])
         defaults = sorted(n.id for n in api.networks.list() if n.default)
+        api.webhooks.test(hook.id)
+    assert emulator.dispatcher.wait_idle()
+    deliveries = [(d["event_id"], d["resource_id"]) for d in emulator.deliveries()]
     return {
         "network": network.id,
         "defaults": defaults,
@@ -34,6 +37,7 @@ def generated(emulator: Emulator) -> dict[str, Any]:
         "bucket": emulator.state.object_stores.records[store.id].bucket,
         "webhook": (hook.id, hook.secret),
         "account": emulator.add_account("second")["api_key"],
+        "deliveries": deliveries,
     }
 
 

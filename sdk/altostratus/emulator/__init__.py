@@ -132,7 +132,7 @@ class Emulator(EmulatorControls):
         self.s3 = S3Service(self.state)
         self.state.buckets = self.s3
         self.dispatcher = WebhookDispatcher(
-            self.state, self.clock, remote_deliveries=remote_deliveries
+            self.state, self.clock, remote_deliveries=remote_deliveries, ids=self.state.lock.ids
         )
         self.app = EmulatorApp(self.state, self.dispatcher, rate_limit=rate_limit, strict=strict)
         self.folder: StateFolder | None = None

@@ -16,6 +16,7 @@ import random
 import secrets
 import threading
 import uuid
+from collections.abc import Sequence
 from contextvars import ContextVar, Token
 from types import TracebackType
 
@@ -47,6 +48,10 @@ class IdSource:
         with self._lock:
             pick = secrets.choice if self._random is None else self._random.choice
             return "".join(pick(alphabet) for _ in range(length))
+
+    def choice(self, options: Sequence[str]) -> str:
+        with self._lock:
+            return secrets.choice(options) if self._random is None else self._random.choice(options)
 
     def hex(self, nbytes: int) -> str:
         with self._lock:
