@@ -26,7 +26,7 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-from altostratus.providers._inputs import Field, inputs_of
+from altostratus.providers._inputs import REGION_DOC, Field, inputs_of
 from altostratus.providers._resource import AltostratusResource
 from tools.codegen import _nested_args, _resources
 
@@ -65,6 +65,10 @@ def attribute_docs(cls: type[Any]) -> dict[str, str]:
         ):
             docs[statement.target.id] = " ".join(inspect.cleandoc(following.value.value).split())
     return docs
+
+
+def _fallback(name: str) -> str:
+    return REGION_DOC if name == "region" else ""
 
 
 def _cell(text: str) -> str:
@@ -165,7 +169,7 @@ def resource_section(resource: type[AltostratusResource[Any]]) -> list[str]:
         lines.append(
             f"| `{field.name}`{alias} | `{_cell(type_)}`"
             f" | {_cell(_default(field, provider))} | {_change(field)} | {secret}"
-            f" | {_cell(input_docs.get(field.name, ''))} |"
+            f" | {_cell(input_docs.get(field.name) or _fallback(field.name))} |"
         )
     lines += [
         "",

@@ -107,6 +107,7 @@ def completed_backends(answered: Any, given: Any) -> Any:
 @dataclass(kw_only=True)
 class LoadBalancerArgs:
     network_id: pulumi.Input[str] = field(metadata=required(_validate.text, replaces=True))
+    """The private network the balancer and its backends are in."""
     backends: pulumi.Input[
         Sequence[pulumi.Input[LoadBalancerBackendArgs | LoadBalancerBackendArgsDict]]
     ] = field(
@@ -117,15 +118,21 @@ class LoadBalancerArgs:
     """Unique per region; ``<resource name>-<7 random characters>`` when left out."""
     region: pulumi.Input[str] | None = region_arg()
     algorithm: pulumi.Input[str] | None = arg(_validate.one_of("round_robin", "least_connections"))
+    """round_robin (the service's default) or least_connections."""
     external_traffic_policy: pulumi.Input[str] | None = arg(_validate.one_of("Cluster", "Local"))
+    """Cluster or Local."""
     session_affinity: pulumi.Input[str] | None = arg(_validate.one_of("None", "ClientIP"))
+    """None, or ClientIP to keep a client on one backend."""
     session_affinity_config_timeout: pulumi.Input[int] | None = arg(
         _validate.positive_int, coerce=to_int
     )
+    """Seconds a ClientIP affinity lasts."""
     enable_proxy_protocol: pulumi.Input[str] | None = arg(
         _validate.one_of("send", "accept", "send_accept")
     )
+    """send, accept or send_accept."""
     max_concurrent_requests: pulumi.Input[int] | None = arg(_validate.positive_int, coerce=to_int)
+    """The service's default is 10000."""
     firewall_id: pulumi.Input[str] | None = arg(_validate.text, replaces=True)
     """A firewall of the balancer's region for it; fixed at create."""
 

@@ -27,6 +27,7 @@ class NetworkArgs:
     """Display name; defaults to the resource name. Labels may repeat."""
     region: pulumi.Input[str] | None = region_arg()
     ipv4_enabled: pulumi.Input[bool] | None = arg(_validate.boolean, replaces=True)
+    """Whether the network has IPv4 (the service's default: true)."""
     cidr_v4: pulumi.Input[str] | None = arg(
         _validate.private_cidr, replaces=True, normalize=cidr_text
     )

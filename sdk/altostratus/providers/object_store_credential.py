@@ -33,6 +33,7 @@ class ObjectStoreCredentialArgs:
     """The secret key; generated when left out. Pass it as a Pulumi secret. The constructor
     also takes it as ``secret_access_key``, the bridged provider's name (and the output's)."""
     max_size_gb: pulumi.Input[int] | None = arg(_validate.size_gb, coerce=to_int)
+    """Gigabytes the credential permits, as the service records it."""
 
 
 class ObjectStoreCredentialProvider(
