@@ -189,6 +189,7 @@ class FirewallRule(
     start_port: pulumi.Output[str]
     end_port: pulumi.Output[str]
     ports: pulumi.Output[str]
+    """The ports as the service's text."""
     cidr: pulumi.Output[list[str]]
     direction: pulumi.Output[str]
     label: pulumi.Output[str]

@@ -212,14 +212,19 @@ class LoadBalancer(
     name: pulumi.Output[str]
     network_id: pulumi.Output[str]
     service_name: pulumi.Output[str]
+    """The service's internal name for the balancer."""
     algorithm: pulumi.Output[str]
     backends: pulumi.Output[list[dict[str, Any]]]
     public_ip: pulumi.Output[str]
+    """The public address, once the balancer is available."""
     private_ip: pulumi.Output[str]
+    """The address in its network, once the balancer is available."""
     firewall_id: pulumi.Output[str]
     state: pulumi.Output[str]
+    """available once provisioned (the create waits for it)."""
     max_concurrent_requests: pulumi.Output[int]
     created_at: pulumi.Output[str]
+    """When the balancer was made (ISO 8601)."""
     external_traffic_policy: pulumi.Output[str]
     session_affinity: pulumi.Output[str]
     session_affinity_config_timeout: pulumi.Output[int]

@@ -182,12 +182,18 @@ class ObjectStore(AltostratusResource[ObjectStoreArgs], module="altostratus", na
     name: pulumi.Output[str]
     max_size_gb: pulumi.Output[int]
     owner_info: pulumi.Output[dict[str, Any]]
+    """The owner credential's name and access key (secret, as the key is)."""
     status: pulumi.Output[str]
+    """``creating``, then ``ready`` (the create waits for it)."""
     objectstore_endpoint: pulumi.Output[str]
+    """``<S3 address>/<bucket name>``."""
     bucket_name: pulumi.Output[str]
+    """The store's S3 bucket."""
     endpoint_url: pulumi.Output[str]
+    """The S3 address to give an S3 client."""
     access_key_id: pulumi.Output[str]
     secret_access_key: pulumi.Output[str]
+    """The owner credential's secret key."""
     region: pulumi.Output[str]
     force_destroy: pulumi.Output[bool]
 

@@ -94,9 +94,12 @@ class ObjectStoreCredential(
     access_key_id: pulumi.Output[str]
     secret_access_key_id: pulumi.Output[str]
     secret_access_key: pulumi.Output[str]
+    """The secret key (the service's ``secret_access_key_id``)."""
     max_size_gb: pulumi.Output[int]
     suspended: pulumi.Output[bool]
+    """Whether the service has suspended the credential."""
     status: pulumi.Output[str]
+    """The credential's status (``ready``)."""
     region: pulumi.Output[str]
 
     # <generated: ObjectStoreCredential.__init__>
