@@ -87,3 +87,10 @@ def test_the_built_site_shows_no_private_helper_and_every_collection_method(
     article = pages["testing"].split("<article", 1)[1]
     first = re.search(r"<p>(.*?)</p>", article, re.DOTALL)
     assert first is not None and len(re.sub(r"<[^>]+>", "", first[1]).split()) < 120
+
+
+def test_every_row_says_what_its_input_or_output_is() -> None:
+    page = reference.PAGE.read_text(encoding="utf-8")
+    rows = [line for line in page.splitlines() if re.match(r"\| `\w+`", line)]
+    undescribed = [row.split("|")[1].strip() for row in rows if row.rstrip().endswith("|  |")]
+    assert rows and undescribed == []
