@@ -33,10 +33,13 @@ _BACKEND_OPTIONAL = {"health_check_port": _validate.port_number}
 @dataclass
 class LoadBalancerBackendArgs:
     ip: pulumi.Input[str]
+    """The backend's private address, in the balancer's network."""
     protocol: pulumi.Input[str]
     """TCP or UDP."""
     source_port: pulumi.Input[int]
+    """The port the balancer listens on."""
     target_port: pulumi.Input[int]
+    """The backend's port the traffic goes to."""
     health_check_port: pulumi.Input[int] | None = None
     """The port health checks probe; the target port when left out."""
 
