@@ -20,8 +20,8 @@ around it):
 
 Substituted, and only this: the emulator's address and key (the session's emulator instead of
 ``altostratus emulator``'s ports); for pytest tests, the emulator's readiness delays shortened by a
-fixture appended to the conftest, as the example's own conftest does; what a setup gives (the ids
-of the records it made, in place of the ones a page shows).
+fixture appended to a conftest that sets none, as the example's own conftest does; what a setup
+gives (the ids of the records it made, in place of the ones a page shows).
 """
 
 from __future__ import annotations
@@ -233,7 +233,8 @@ def pytest_tests(block: Block, example: str, folder: Path, env: dict[str, str]) 
         first, _ = each.text.split("\n", 1)
         where = project / first.removeprefix("# ").strip()
         where.parent.mkdir(parents=True, exist_ok=True)
-        where.write_text(each.text + (FAST if where.name == "conftest.py" else ""))
+        fast = where.name == "conftest.py" and "altostratus_emulator_settings" not in each.text
+        where.write_text(each.text + (FAST if fast else ""))
     command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir", "."]
     printed = run([*command, "tests"], project, env)
     tests = sum(len(re.findall(r"^def test_", b.text, re.MULTILINE)) for b in page)

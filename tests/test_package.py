@@ -118,3 +118,22 @@ def test_the_examples_and_migrated_projects_require_the_pulumi_the_package_claim
     assert sorted(written.removeprefix("pulumi").split(",")) == sorted(
         found[1].removeprefix("pulumi").split(",")
     )
+
+
+def test_the_long_description_has_no_link_an_index_page_cannot_follow() -> None:
+    """The README is the package's description on its index page, where a link relative to the
+    source (``](docs/ci.md)``) leads nowhere."""
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    targets = re.findall(r"\]\(([^)\s]+)", readme)
+    assert [t for t in targets if not re.match(r"https?://|#", t)] == []
+
+
+def test_the_classifiers_name_each_python_the_ci_tests_and_only_those() -> None:
+    root = Path(__file__).resolve().parents[1]
+    metadata = (root / "pyproject.toml").read_text()
+    named = sorted(re.findall(r'^ +"Programming Language :: Python :: (3\.\d+)",$', metadata, re.M))
+    loop = re.search(r"^for minor in ([\d ]+); do", (root / ".ci" / "run").read_text(), re.M)
+    assert loop is not None
+    tested = [f"3.{minor}" for minor in loop[1].split()]
+    assert named == [v for v in tested if v != "3.14"] == ["3.10", "3.11", "3.12", "3.13"]
+    assert 'requires-python = ">=3.10"' in metadata

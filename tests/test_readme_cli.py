@@ -1,12 +1,13 @@
 """The README's "With the Pulumi CLI" section and the CI guide's recipe, run as written by the
 real engine.
 
-Substituted, and only this: the emulator's ports (free ones instead of 8787 and 8788), the
+Substituted, and only this: the emulator's ports (free ones instead of 8787 and 8788) and the
 local backend's folder (``pulumi login --local`` writes to the user's home, found from the
-system's user database rather than ``HOME``; the tests log in to a temporary folder), the
-project's virtual environment (this interpreter's, where altostratus is installed, instead of
-installing the package), and ``PULUMI_SKIP_CONFIRMATIONS`` in place of answering ``pulumi up``'s
-prompt.
+system's user database rather than ``HOME``; the tests log in to a temporary folder). The README's
+project runs on the ``python3`` first on ``PATH``, this interpreter's environment, where
+altostratus is installed, as in the user's activated environment; its passphrase and ``--yes``
+come from the README's own commands. The CI recipe's project uses this interpreter's
+environment instead of installing the package, and ``PULUMI_SKIP_CONFIRMATIONS``.
 """
 
 from __future__ import annotations
@@ -127,10 +128,19 @@ def test_the_readme_program_and_commands_deploy_with_the_real_engine(
     ports: tuple[int, int],
     environment: dict[str, str],
 ) -> None:
-    (_, (python, program), (sh, commands)) = blocks(WITH_THE_CLI)[:3]
-    assert (python, sh) == ("python", "sh")
-    where = project(tmp_path / "readme", program)
-    output = shell(as_here(commands, ports, tmp_path / "state"), where, environment)
+    (_, (yaml_, project_file), (python, program), (sh, commands)) = blocks(WITH_THE_CLI)[:4]
+    assert (yaml_, python, sh) == ("yaml", "python", "sh")
+    where = tmp_path / "readme"
+    where.mkdir()
+    (where / "Pulumi.yaml").write_text(project_file)
+    (where / "__main__.py").write_text(program)
+    # Nothing the README does not say: no passphrase, no confirmation skipped.
+    bare = {
+        key: value
+        for key, value in environment.items()
+        if key not in ("PULUMI_CONFIG_PASSPHRASE", "PULUMI_SKIP_CONFIRMATIONS")
+    }
+    output = shell(as_here(commands, ports, tmp_path / "state"), where, bare)
     assert "error" not in output.lower()
     held = leftovers(readme_emulator)
     assert held == {
@@ -143,7 +153,11 @@ def test_the_readme_program_and_commands_deploy_with_the_real_engine(
         "credentials": 1,
         "webhooks": 1,
     }
-    shell("pulumi destroy --yes --non-interactive", where, environment)
+    shell(
+        "pulumi destroy --yes --non-interactive",
+        where,
+        environment | {"PULUMI_CONFIG_PASSPHRASE": "choose-a-passphrase"},
+    )
     assert leftovers(readme_emulator) == {}
 
 
@@ -155,7 +169,7 @@ def test_the_readme_ci_recipe_runs_its_steps_as_written(
     steps = yaml.safe_load(recipe)["jobs"]["stack"]["steps"]
     runs = {step.get("name", step["run"]): step for step in steps if "run" in step}
     environment = {**environment, **yaml.safe_load(recipe)["jobs"]["stack"]["env"]}
-    infra = project(tmp_path / "infra", blocks(WITH_THE_CLI)[1][1])
+    infra = project(tmp_path / "infra", blocks(WITH_THE_CLI)[2][1])
     (infra / "requirements.txt").write_text("altostratus\n")
     (infra / "venv").symlink_to(Path(sys.prefix))
     (install,) = [key for key in runs if "pip install" in key and "venv" not in key]

@@ -76,6 +76,7 @@ if TYPE_CHECKING:
     from altostratus.providers import ObjectStoreArgs as ObjectStoreArgs
     from altostratus.providers import ObjectStoreCredential as ObjectStoreCredential
     from altostratus.providers import ObjectStoreCredentialArgs as ObjectStoreCredentialArgs
+    from altostratus.providers import ProviderError as ProviderError
     from altostratus.providers import ReservedIp as ReservedIp
     from altostratus.providers import ReservedIpArgs as ReservedIpArgs
     from altostratus.providers import Webhook as Webhook

@@ -106,6 +106,20 @@ def test_a_preview_makes_nothing(
     assert emulator.left == {}
 
 
+def test_a_readiness_wait_shows_one_line_on_the_resource_s_row(
+    emulators: list[NotingEmulator], capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, _ = run(capsys, str(EXAMPLES / "load-balancer"))
+    assert status == 0
+    waits = [line for line in out.splitlines() if ": waiting up to " in line]
+    assert len(waits) == 1, out
+    assert re.fullmatch(
+        r" \+  altostratus:LoadBalancer web creating \(\d+s\) load balancer 'web-\w+': "
+        r"waiting up to \d+ s for it to be ready",
+        waits[0],
+    ), waits
+
+
 def test_config_reaches_the_program_and_a_refused_input_fails_in_one_line(
     emulators: list[NotingEmulator], capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -50,3 +50,13 @@ def test_lenient_field_forms_are_read() -> None:
     rule = models.FirewallRule.model_validate(RULE | {"start_port": 443, "end_port": 443})
     assert (rule.start_port, rule.end_port) == ("443", "443")
     assert models.Firewall.model_validate(FIREWALL | {"default": True}).default == "true"
+
+
+def test_records_carry_the_names_the_resources_output() -> None:
+    network = models.Network(id="n1", cidr="10.1.0.0/24")
+    assert network.cidr_v4 == "10.1.0.0/24"
+    store = models.ObjectStore(id="s1", objectstore_endpoint="https://s3.example.com/files-ab12cd")
+    assert (store.bucket_name, store.endpoint_url) == ("files-ab12cd", "https://s3.example.com")
+    assert models.ObjectStore(id="s2").bucket_name is None
+    # Read from the answer, never written back: a request model has no such fields.
+    assert "cidr_v4" not in network.model_dump() and "bucket_name" not in store.model_dump()

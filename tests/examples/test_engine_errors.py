@@ -51,7 +51,7 @@ def test_a_refused_create_is_one_line_under_the_engine(
     output = project("up", "--yes", "--skip-preview", ok=False)
     assert "Traceback" not in output
     (line,) = error_lines(output)
-    assert line.startswith("error: altostratus.providers._base.ProviderError: ")
+    assert line.startswith("error: altostratus.ProviderError: ")
     assert "could not create network 'app': 400 injected_fault: " in line
     assert "(POST /v2/vpc/networks)" in line and "(POST /v2/vpc/networks)" in line
 

@@ -92,14 +92,19 @@ def test_a_create_whose_answer_was_lost_adopts_the_resource(
     news: dict[str, Any],
     path: str,
     listed: Callable[[Client], list[str]],
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     fresh_emulator.add_fault(
         method="POST", path_prefix=path, drop_connection=True, after_apply=True
     )
-    id_, outs, _ = create(provider, news)
+    with caplog.at_level("INFO", logger="altostratus.providers"):
+        id_, outs, _ = create(provider, news)
     assert listed(api) == [id_]
     assert outs
     assert _count(fresh_emulator, "POST", path) == 1
+    # The lookup is one progress line, naming the resource and the lost answer.
+    (said,) = [r.getMessage() for r in caplog.records if "looking for" in r.getMessage()]
+    assert f"{provider.kind} " in said and "answer was lost" in said, said
 
 
 def test_a_create_that_never_happened_is_sent_again(api: Client, fresh_emulator: Emulator) -> None:

@@ -28,7 +28,7 @@ from .scenarios import BACKEND
 def _failure(raised: pytest.ExceptionInfo[grpc.RpcError]) -> str:
     """The provider error's one line (the last of the details, after any trace)."""
     line = (raised.value.details() or "").strip().splitlines()[-1]
-    return line.removeprefix("altostratus.providers._base.ProviderError: ")
+    return line.removeprefix("altostratus.ProviderError: ")
 
 
 def test_a_firewall_follows_its_network_and_keeps_its_region_through_its_life(

@@ -174,3 +174,34 @@ def test_a_wait_at_once_reads_before_any_pause_even_with_no_time_left() -> None:
             at_once=True,
             goal="gone",
         )
+
+
+def test_a_wait_and_a_refused_delete_each_say_one_progress_line_naming_the_resource(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    from altostratus.client.errors import InUseError
+    from altostratus.providers import _progress
+
+    clock = FakeTime()
+    refusals = iter(range(3))
+
+    def delete() -> str:
+        if next(refusals, None) is not None:
+            raise InUseError(409, "in_use", "the network has members", method="DELETE", path="/x")
+        return "deleted"
+
+    with caplog.at_level("INFO", logger="altostratus.providers"), _progress.about("network 'app'"):
+        _wait(clock, ready_at=3.0)
+        retry_while(
+            delete,
+            lambda error: isinstance(error, InUseError),
+            why="still in use",
+            timeout=300,
+            sleep=clock.sleep,
+            clock=lambda: clock.now,
+        )
+    assert [record.getMessage() for record in caplog.records] == [
+        "network 'app': waiting up to 600 s for it to be ready",
+        "network 'app': still in use (409 in_use: the network has members (DELETE /x)); "
+        "retrying for up to 300 s",
+    ]

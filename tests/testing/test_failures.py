@@ -18,7 +18,9 @@ NETWORK = "pulumi-python:dynamic/altostratus:Network"
 def failure_of(stack: Stack) -> list[Failure]:
     with pytest.raises(DeploymentFailed) as failed:
         stack.up()
-    return failed.value.result.errors
+    # The exception carries the failures itself too, as the testing guide shows.
+    assert failed.value.errors == failed.value.result.errors
+    return failed.value.errors
 
 
 def test_a_check_failure_names_the_resource_and_the_property(
@@ -93,7 +95,6 @@ def test_a_refused_create_reads_as_the_engine_shows_it_in_one_line(
     fresh_emulator.app.faults.add(method="POST", path_prefix="/v2/vpc", status=400)
     (error,) = failure_of(make_stack(program))
     assert error.message.startswith(
-        "altostratus.providers._base.ProviderError: could not create network 'app': "
-        "400 injected_fault: "
+        "altostratus.ProviderError: could not create network 'app': 400 injected_fault: "
     )
     assert "\n" not in error.message

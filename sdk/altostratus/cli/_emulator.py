@@ -158,6 +158,14 @@ def configure_parser(
         metavar="FILE",
     )
     flag(
+        "--id-seed",
+        "make every generated id, bucket name suffix, access key and secret a deterministic "
+        "sequence of the integer N, started again by each reset (not with --state-dir)",
+        parse=_integer,
+        metavar="N",
+        shown="random",
+    )
+    flag(
         "--quiet",
         "print no line per request (by default each API request prints one)",
         parse=switch,
@@ -169,6 +177,13 @@ def configure_parser(
         default="text",
         metavar="{text,json}",
     )
+
+
+def _integer(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
 
 
 def _log_format(text: str) -> str:

@@ -1,10 +1,11 @@
 """What ``altostratus run`` prints while it runs a stack, in the shape of ``pulumi up``'s output.
 
 A line per resource as its step starts and as it ends, with the step's elapsed time (``+
-altostratus:Network app creating (0s)``, then ``created (0.21s)``); a preview, where no step
-runs, prints what each resource's step would be. At the end of an operation: the stack's
-outputs (secrets as ``[secret]`` unless they are to be shown), a count of resources per
-operation, the duration.
+altostratus:Network app creating (0s)``, then ``created (0.21s)``), and one for each wait or
+retry the provider reports meanwhile (``creating (1s) network 'app': retrying ...``); a
+preview, where no step runs, prints what each resource's step would be. At the end of an
+operation: the stack's outputs (secrets as ``[secret]`` unless they are to be shown), a count of
+resources per operation, the duration.
 """
 
 from __future__ import annotations
@@ -88,6 +89,8 @@ class Progress:
         subject = f" {symbol:<2} {display_type(event.type)} {event.name}"
         if event.status == "failed":
             self.say(f"{subject} {doing} failed ({seconds(event.elapsed)}): {event.error}")
+        elif event.status == "progress":
+            self.say(f"{subject} {doing} ({event.elapsed:.0f}s) {event.message}")
         elif event.op == "check" or event.preview:
             return
         elif event.status == "started":

@@ -37,6 +37,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace, stop: threading.Event) -> int:
+    if args.id_seed is not None and args.state_dir is not None:
+        return fail(
+            "--id-seed cannot go with --state-dir: a restarted emulator would hand out the "
+            "saved records' ids again"
+        )
     try:
         emulator = _emulator(args)
     except (StateFileError, SeedError) as error:
@@ -90,4 +95,5 @@ def _emulator(args: argparse.Namespace) -> Emulator:
         strict=args.strict,
         extra_regions=args.extra_region,
         seed=args.seed,
+        id_seed=args.id_seed,
     )

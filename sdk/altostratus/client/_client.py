@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import TracebackType
 
 from altostratus.client._http import BaseTransport, HTTPClient, Timeout
@@ -25,7 +25,8 @@ class Client:
     a whole call; `max_answer_bytes`, default 16 MiB, the answers read). `timeout` defaults to 5 s
     to connect and 30 s to read, and bounds each attempt's whole answer too; `max_retries` and
     `max_retry_seconds` bound the retries of one call (see `HTTPClient` for which calls are
-    retried). Safe to share between threads.
+    retried); `on_retry` is called with one line before each retry (what, why, the wait). Safe to
+    share between threads.
     """
 
     def __init__(
@@ -41,6 +42,7 @@ class Client:
         max_answer_bytes: int | None = None,
         stack_config: Mapping[str, str] | None = None,
         transport: BaseTransport | None = None,
+        on_retry: Callable[[str], None] | None = None,
     ) -> None:
         self.settings: Settings = resolve_settings(
             api_key,
@@ -57,6 +59,7 @@ class Client:
             max_retries=max_retries,
             max_retry_seconds=max_retry_seconds,
             transport=transport,
+            on_retry=on_retry,
         )
         self.networks = NetworksAPI(self._http, self.region)
         self.firewalls = FirewallsAPI(self._http, self.region)

@@ -99,6 +99,10 @@ class HTTPClient:
     - an answer is read only up to the settings' `max_answer_bytes`: a larger one is not read on,
       and is an `InvalidResponseError` (``answer_too_large``) naming its size.
 
+    `on_retry`, when given, is called with one line before each retry, on the calling thread
+    (``retrying POST /v2/vpc/networks in 1.1 s after 429 rate_limited: ...``); the same line is
+    logged at debug level on the ``altostratus.client`` logger either way.
+
     `sleep`, `monotonic` and `random` are attributes so that tests can replace them. One instance
     may be shared by any number of threads: up to 100 requests at once, each connection kept
     for the next request (``LIMITS``).
@@ -112,8 +116,10 @@ class HTTPClient:
         max_retries: int = 4,
         max_retry_seconds: float = 60.0,
         transport: BaseTransport | None = None,
+        on_retry: Callable[[str], None] | None = None,
     ) -> None:
         self.max_retries = max_retries
+        self.on_retry = on_retry
         self.max_retry_seconds = max_retry_seconds
         self.deadline = settings.deadline
         self.max_answer_bytes = settings.max_answer_bytes
@@ -170,7 +176,10 @@ class HTTPClient:
                 late = now - started + delay > self.max_retry_seconds or now + delay >= ends
                 if spent or late:
                     raise error from error.__cause__
-                _log.debug("retrying %s %s in %.2f s after: %s", method, path, delay, error)
+                line = f"retrying {method} {path} in {delay:.1f} s after {error}"
+                _log.debug("%s", line)
+                if self.on_retry is not None:
+                    self.on_retry(line)
                 self.sleep(delay)
                 retry += 1
                 counted += 0 if limited else 1

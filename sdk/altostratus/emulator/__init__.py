@@ -18,7 +18,9 @@ are ignored, as the service does, and listed in the request log (``requests()``)
 ``extra_regions`` adds region codes beside the service's four (``"LOCAL"``, every feature; or
 ``"FAKE:object_store,loadbalancer"``, those features only), as the Terraform provider's tests use.
 ``seed`` (a YAML or JSON file, or its content as a dict; see ``seed``) declares the accounts and
-resources the emulator starts with, and a reset returns to.
+resources the emulator starts with, and a reset returns to. ``id_seed`` makes every generated
+id, bucket name suffix, access key and secret a deterministic sequence, started again by each
+reset (see ``state.ids``); it cannot go with ``state_dir``.
 
 The test controls are methods of the emulator (``add_fault``, ``requests``, ``advance_clock``,
 ``reset``, accounts and quota, ``export_state`` and ``load_state``: the admin endpoints called
@@ -49,6 +51,7 @@ from altostratus.emulator.seed import SeedError, check_shape, read_seed
 from altostratus.emulator.seed import apply as apply_seed
 from altostratus.emulator.server import BackgroundServer
 from altostratus.emulator.state import Settings, State
+from altostratus.emulator.state.ids import IdSource
 from altostratus.emulator.vocabulary import region_catalogue
 from altostratus.emulator.webhooks import WebhookDispatcher
 
@@ -99,6 +102,7 @@ class Emulator(EmulatorControls):
         strict: bool = False,
         extra_regions: Sequence[str] = (),
         seed: str | os.PathLike[str] | dict[str, Any] | None = None,
+        id_seed: int | None = None,
     ) -> None:
         if not api_key:
             raise ValueError("api_key must not be empty")
@@ -119,11 +123,17 @@ class Emulator(EmulatorControls):
             bytes_per_gb=bytes_per_gb,
             regions=region_catalogue(extra_regions),
         )
-        self.state = State(self.clock, api_key=api_key, settings=settings)
+        if id_seed is not None and state_dir is not None:
+            raise ValueError(
+                "give an id_seed or a state_dir, not both: a restarted emulator would hand out "
+                "the saved records' ids again"
+            )
+        self.id_seed = id_seed
+        self.state = State(self.clock, api_key=api_key, settings=settings, ids=IdSource(id_seed))
         self.s3 = S3Service(self.state)
         self.state.buckets = self.s3
         self.dispatcher = WebhookDispatcher(
-            self.state, self.clock, remote_deliveries=remote_deliveries
+            self.state, self.clock, remote_deliveries=remote_deliveries, ids=self.state.lock.ids
         )
         self.app = EmulatorApp(self.state, self.dispatcher, rate_limit=rate_limit, strict=strict)
         self.folder: StateFolder | None = None

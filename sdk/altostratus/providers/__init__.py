@@ -6,6 +6,8 @@ these modules, so the module paths are part of every stack's state and stay stab
 
 from __future__ import annotations
 
+import altostratus._pulumi_hints  # noqa: F401  (get_type_hints on Pulumi's classes and ours)
+from altostratus.providers._base import ProviderError
 from altostratus.providers._inline_rules import FirewallInlineRuleArgs, FirewallInlineRuleArgsDict
 from altostratus.providers.firewall import Firewall, FirewallArgs
 from altostratus.providers.firewall_rule import FirewallRule, FirewallRuleArgs
@@ -41,6 +43,7 @@ __all__ = [
     "ObjectStoreArgs",
     "ObjectStoreCredential",
     "ObjectStoreCredentialArgs",
+    "ProviderError",
     "ReservedIp",
     "ReservedIpArgs",
     "Webhook",

@@ -65,7 +65,7 @@ from altostratus.client.errors import (
     NotFoundError,
     OutcomeUnknownError,
 )
-from altostratus.providers import _config, _regions, _threads
+from altostratus.providers import _config, _progress, _regions, _threads
 from altostratus.providers._adopt import ADOPT_ID, adopt, check_adoption, refuse_replacing
 from altostratus.providers._created import created_record, made_instead
 from altostratus.providers._inputs import NAME_PREFIX, READ_GIVEN, auto_name
@@ -87,7 +87,15 @@ _SETTLE_DELAYS = (0.5, 1.0, 2.0, 4.0)
 
 
 class ProviderError(Exception):
-    """A provider operation failed; the message is the one line the user sees."""
+    """A provider operation failed; the message is the one line the user sees, naming the
+    operation, the resource and the API's status, code and reason.
+
+    Public as ``altostratus.ProviderError``: the engine prints a failing call as the exception's
+    qualified name and message (``altostratus.ProviderError: could not create network 'app':
+    400 ...``), and the runner does the same.
+    """
+
+    __module__ = "altostratus"
 
 
 def _first_get(props: dict[str, Any]) -> bool:
@@ -312,6 +320,8 @@ class Provider(RecordHooks[RecordT], ResourceProvider):
         caller concludes that nothing was made. After an answer (a 5xx) or a dropped connection,
         the service is done with the request and one lookup tells.
         """
+        why = unknown.cause if unknown.cause is not None else unknown
+        _progress.say(f"the create's answer was lost ({why}); looking for what it made")
         found: list[Any] = self._lookup(api, inputs)
         if isinstance(unknown.cause, APITimeoutError):
             for delay in _SETTLE_DELAYS:
@@ -392,9 +402,10 @@ class Provider(RecordHooks[RecordT], ResourceProvider):
         self, action: str, ident: str, props: dict[str, Any] | None = None
     ) -> Iterator[None]:
         """Turn what fails into one ``ProviderError`` line; a 404 names the region asked (that
-        of the resource's ``props`` when it ends)."""
+        of the resource's ``props`` when it ends). Progress lines said meanwhile name it."""
         try:
-            yield
+            with _progress.about(self._what(ident)):
+                yield
         except AuthenticationError as error:
             raise ProviderError(
                 f"could not {action} {self._what(ident)}: {error}; {STALE_KEY_HINT}"

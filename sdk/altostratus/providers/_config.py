@@ -20,6 +20,7 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 from altostratus.client._settings import DEFAULT_MAX_RETRY_SECONDS, resolve_settings
+from altostratus.providers import _progress
 
 if TYPE_CHECKING:
     from altostratus.client import Client
@@ -70,7 +71,12 @@ def new_client(stack_config: dict[str, str]) -> Client:
     wait = _seconds("altostratus:waitTimeoutSeconds", stack_config) or DEFAULT_WAIT_TIMEOUT
     # No call retries for longer than the provider would wait for anything.
     retries = min(DEFAULT_MAX_RETRY_SECONDS, wait)
-    return Client(stack_config=dict(stack_config), timeout=timeout, max_retry_seconds=retries)
+    return Client(
+        stack_config=dict(stack_config),
+        timeout=timeout,
+        max_retry_seconds=retries,
+        on_retry=_progress.say,
+    )
 
 
 def region_of(stack_config: dict[str, str]) -> str:

@@ -60,9 +60,11 @@ class FirewallInlineRuleArgs:
     start_port: pulumi.Input[str] | None = None
     """Port text, 1 to 65535; required for tcp and udp, refused for icmp."""
     end_port: pulumi.Input[str] | None = None
+    """The last port of a range; ``start_port`` alone is one port."""
     cidr: pulumi.Input[Sequence[pulumi.Input[str]]] | None = None
     """Source (ingress) or destination (egress) blocks; service default 0.0.0.0/0."""
     label: pulumi.Input[str] | None = None
+    """A display name for the rule."""
     action: pulumi.Input[str] | None = None
     """allow (service default) or deny."""
     port_range: pulumi.Input[str] | None = None

@@ -183,6 +183,12 @@ def expand_port_range(rule: dict[str, Any]) -> str | None:
     return None
 
 
+REGION_DOC = (
+    "A region code the target serves (LON1, FRA1, NYC1, PHX1, ...; lower case is read as upper)."
+)
+"""What the reference says of every ``region`` input (declared by ``region_arg``)."""
+
+
 def region_arg() -> Any:
     """The ``region`` input: the configured region when left out; changing it replaces."""
     return arg(_validate.region, replaces=True, normalize=region_text, coerce=region_text)

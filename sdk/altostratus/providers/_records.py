@@ -100,6 +100,7 @@ class RecordHooks(ABC, Generic[RecordT]):
                 failed=self.failed_states,
                 what=f"{self.kind} {record.id}",
                 timeout=_config.wait_timeout(),
+                now=str(getattr(record, str(self.state_field), None) or "unknown"),
             )
         elif not self.full_create_answer:
             return self._fetch(api, record.id, inputs)

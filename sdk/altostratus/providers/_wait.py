@@ -14,6 +14,8 @@ from collections.abc import Callable, Iterator
 from itertools import chain
 from typing import TypeVar
 
+from altostratus.providers import _progress
+
 T = TypeVar("T")
 
 _QUICK = (0.1, 0.2, 0.4)
@@ -73,20 +75,27 @@ def wait_until(
     clock: Callable[[], float] = time.monotonic,
     at_once: bool = False,
     goal: str = "ready",
+    now: str | None = None,
 ) -> T:
     """Fetch until ``ready(record)``; raise on a ``failed`` state or at the deadline.
 
     ``at_once``: the first fetch comes without a pause, even when no time is left (a check that
     usually succeeds costs one request). ``goal`` names what is waited for in the timeout's
-    message.
+    message and the progress line said once the wait begins; ``now`` is the state the caller
+    last saw.
     """
     deadline = clock() + timeout
-    last = "unknown"
+    last = "unknown" if now is None else now
     delays: Iterator[float] = chain([0.0], poll_delays()) if at_once else poll_delays()
+    said = False
     for delay in delays:
         remaining = deadline - clock()
         if delay and remaining <= 0:
             break
+        if delay and not said:
+            state_now = "" if last == "unknown" else f" (now {last!r})"
+            _progress.say(f"waiting up to {remaining:.0f} s for it to be {goal}{state_now}")
+            said = True
         if delay:
             sleep(min(delay, remaining))
         record = fetch()
@@ -117,6 +126,7 @@ def retry_while(
     start = clock()
     deadline = start + timeout
     delays = poll_delays()
+    said = False
     while True:
         try:
             return attempt()
@@ -129,4 +139,7 @@ def retry_while(
             because = hopeless(error, clock() - start)
             if because is not None:
                 raise StillRefused(because) from None
+            if not said:
+                _progress.say(f"{why} ({error}); retrying for up to {remaining:.0f} s")
+                said = True
             sleep(min(next(delays), remaining))

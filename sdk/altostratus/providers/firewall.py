@@ -107,14 +107,22 @@ class Firewall(AltostratusResource[FirewallArgs], module="altostratus", name="Fi
 
     name: pulumi.Output[str]
     account_id: pulumi.Output[str]
+    """The owning account."""
     rules_count: pulumi.Output[int]
+    """How many rules the firewall holds."""
     instance_count: pulumi.Output[int]
+    """Instances using the firewall."""
     cluster_count: pulumi.Output[int]
+    """Clusters using the firewall."""
     loadbalancer_count: pulumi.Output[int]
+    """Load balancers using the firewall."""
     default: pulumi.Output[str]
+    """Whether it is a default firewall, as the service's text (it carries a boolean)."""
     label: pulumi.Output[str]
+    """The service's display label (may be empty)."""
     network_id: pulumi.Output[str]
     rules: pulumi.Output[list[dict[str, Any]]]
+    """Every rule of the firewall as the service answers it, inline or not."""
     region: pulumi.Output[str]
     create_default_rules: pulumi.Output[bool]
     ingress_rules: pulumi.Output[list[dict[str, Any]]]

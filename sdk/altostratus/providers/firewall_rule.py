@@ -33,18 +33,23 @@ _DEFAULTS = {"cidr": ["0.0.0.0/0"], "direction": "ingress", "action": "allow", "
 @dataclass(kw_only=True)
 class FirewallRuleArgs:
     firewall_id: pulumi.Input[str] = field(metadata=required(_validate.text, replaces=True))
+    """The firewall the rule belongs to."""
     protocol: pulumi.Input[str] = field(metadata=required(_validate.one_of("tcp", "udp", "icmp")))
     """tcp, udp or icmp."""
     start_port: pulumi.Input[str] | None = arg(_validate.port_text)
     """Port text, 1 to 65535; required for tcp and udp (or ``port_range``), refused for icmp."""
     end_port: pulumi.Input[str] | None = arg(_validate.port_text)
+    """The last port of a range; ``start_port`` alone is one port."""
     cidr: pulumi.Input[Sequence[pulumi.Input[str]]] | None = arg(
         _validate.cidr_list, normalize=cidr_set
     )
     """Source (ingress) or destination (egress) blocks; service default 0.0.0.0/0."""
     direction: pulumi.Input[str] | None = arg(_validate.one_of("ingress", "egress"))
+    """ingress (the service's default) or egress."""
     label: pulumi.Input[str] | None = arg(_validate.optional_text)
+    """A display name for the rule."""
     action: pulumi.Input[str] | None = arg(_validate.one_of("allow", "deny"), replaces=True)
+    """allow (the service's default) or deny."""
     region: pulumi.Input[str] | None = region_arg()
     port_range: pulumi.Input[str] | None = arg(_validate.port_range)
     """The ports as one text, "80" or "80-443" (the Terraform provider's ``port_range``), in
@@ -184,6 +189,7 @@ class FirewallRule(
     start_port: pulumi.Output[str]
     end_port: pulumi.Output[str]
     ports: pulumi.Output[str]
+    """The ports as the service's text."""
     cidr: pulumi.Output[list[str]]
     direction: pulumi.Output[str]
     label: pulumi.Output[str]

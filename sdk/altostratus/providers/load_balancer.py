@@ -33,10 +33,13 @@ _BACKEND_OPTIONAL = {"health_check_port": _validate.port_number}
 @dataclass
 class LoadBalancerBackendArgs:
     ip: pulumi.Input[str]
+    """The backend's private address, in the balancer's network."""
     protocol: pulumi.Input[str]
     """TCP or UDP."""
     source_port: pulumi.Input[int]
+    """The port the balancer listens on."""
     target_port: pulumi.Input[int]
+    """The backend's port the traffic goes to."""
     health_check_port: pulumi.Input[int] | None = None
     """The port health checks probe; the target port when left out."""
 
@@ -107,6 +110,7 @@ def completed_backends(answered: Any, given: Any) -> Any:
 @dataclass(kw_only=True)
 class LoadBalancerArgs:
     network_id: pulumi.Input[str] = field(metadata=required(_validate.text, replaces=True))
+    """The private network the balancer and its backends are in."""
     backends: pulumi.Input[
         Sequence[pulumi.Input[LoadBalancerBackendArgs | LoadBalancerBackendArgsDict]]
     ] = field(
@@ -117,15 +121,21 @@ class LoadBalancerArgs:
     """Unique per region; ``<resource name>-<7 random characters>`` when left out."""
     region: pulumi.Input[str] | None = region_arg()
     algorithm: pulumi.Input[str] | None = arg(_validate.one_of("round_robin", "least_connections"))
+    """round_robin (the service's default) or least_connections."""
     external_traffic_policy: pulumi.Input[str] | None = arg(_validate.one_of("Cluster", "Local"))
+    """Cluster or Local."""
     session_affinity: pulumi.Input[str] | None = arg(_validate.one_of("None", "ClientIP"))
+    """None, or ClientIP to keep a client on one backend."""
     session_affinity_config_timeout: pulumi.Input[int] | None = arg(
         _validate.positive_int, coerce=to_int
     )
+    """Seconds a ClientIP affinity lasts."""
     enable_proxy_protocol: pulumi.Input[str] | None = arg(
         _validate.one_of("send", "accept", "send_accept")
     )
+    """send, accept or send_accept."""
     max_concurrent_requests: pulumi.Input[int] | None = arg(_validate.positive_int, coerce=to_int)
+    """The service's default is 10000."""
     firewall_id: pulumi.Input[str] | None = arg(_validate.text, replaces=True)
     """A firewall of the balancer's region for it; fixed at create."""
 
@@ -205,14 +215,19 @@ class LoadBalancer(
     name: pulumi.Output[str]
     network_id: pulumi.Output[str]
     service_name: pulumi.Output[str]
+    """The service's internal name for the balancer."""
     algorithm: pulumi.Output[str]
     backends: pulumi.Output[list[dict[str, Any]]]
     public_ip: pulumi.Output[str]
+    """The public address, once the balancer is available."""
     private_ip: pulumi.Output[str]
+    """The address in its network, once the balancer is available."""
     firewall_id: pulumi.Output[str]
     state: pulumi.Output[str]
+    """available once provisioned (the create waits for it)."""
     max_concurrent_requests: pulumi.Output[int]
     created_at: pulumi.Output[str]
+    """When the balancer was made (ISO 8601)."""
     external_traffic_policy: pulumi.Output[str]
     session_affinity: pulumi.Output[str]
     session_affinity_config_timeout: pulumi.Output[int]

@@ -27,6 +27,7 @@ class NetworkArgs:
     """Display name; defaults to the resource name. Labels may repeat."""
     region: pulumi.Input[str] | None = region_arg()
     ipv4_enabled: pulumi.Input[bool] | None = arg(_validate.boolean, replaces=True)
+    """Whether the network has IPv4 (the service's default: true)."""
     cidr_v4: pulumi.Input[str] | None = arg(
         _validate.private_cidr, replaces=True, normalize=cidr_text
     )
@@ -78,7 +79,7 @@ class NetworkProvider(RegionalRecords["NetworkRecord"], Provider["NetworkRecord"
         ]
 
     def _live(self, api: Client, record: NetworkRecord, props: dict[str, Any]) -> dict[str, Any]:
-        return {**super()._live(api, record, props), "cidr_v4": record.cidr}
+        return {**super()._live(api, record, props), "cidr_v4": record.cidr_v4}
 
 
 class Network(AltostratusResource[NetworkArgs], module="altostratus", name="Network"):
@@ -89,15 +90,21 @@ class Network(AltostratusResource[NetworkArgs], module="altostratus", name="Netw
     _args_class = NetworkArgs
 
     name: pulumi.Output[str]
+    """The internal name the service generates."""
     default: pulumi.Output[bool]
+    """Whether it is the region's default network (never for one made here)."""
     cidr: pulumi.Output[str]
+    """The network's range as the service answers it (``cidr_v4`` names the same)."""
     cidr_v4: pulumi.Output[str]
     gateway_ipv4: pulumi.Output[str]
+    """The gateway's address."""
     label: pulumi.Output[str]
     status: pulumi.Output[str]
+    """The network's status (``deleting`` while its removal runs)."""
     ipv4_enabled: pulumi.Output[bool]
     nameservers_v4: pulumi.Output[list[str]]
     free_ip_count: pulumi.Output[int]
+    """Addresses still free in the range."""
     region: pulumi.Output[str]
 
     # <generated: Network.__init__>

@@ -146,8 +146,6 @@ class ObjectStoreProvider(RegionalRecords["ObjectStoreRecord"], Provider["Object
     ) -> dict[str, Any]:
         """The record, its bucket and S3 address, and the owner credential's key pair."""
         live = super()._live(api, record, props)
-        endpoint = record.objectstore_endpoint or ""
-        base, _, bucket = endpoint.rpartition("/")
         owner = record.owner_info.access_key_id if record.owner_info is not None else None
         secret = None
         if owner:
@@ -156,8 +154,8 @@ class ObjectStoreProvider(RegionalRecords["ObjectStoreRecord"], Provider["Object
                     secret = credential.secret_access_key_id
         return {
             **live,
-            "bucket_name": bucket or None,
-            "endpoint_url": base or None,
+            "bucket_name": record.bucket_name,
+            "endpoint_url": record.endpoint_url,
             "access_key_id": owner,
             "secret_access_key": secret,
         }
@@ -184,12 +182,18 @@ class ObjectStore(AltostratusResource[ObjectStoreArgs], module="altostratus", na
     name: pulumi.Output[str]
     max_size_gb: pulumi.Output[int]
     owner_info: pulumi.Output[dict[str, Any]]
+    """The owner credential's name and access key (secret, as the key is)."""
     status: pulumi.Output[str]
+    """``creating``, then ``ready`` (the create waits for it)."""
     objectstore_endpoint: pulumi.Output[str]
+    """``<S3 address>/<bucket name>``."""
     bucket_name: pulumi.Output[str]
+    """The store's S3 bucket."""
     endpoint_url: pulumi.Output[str]
+    """The S3 address to give an S3 client."""
     access_key_id: pulumi.Output[str]
     secret_access_key: pulumi.Output[str]
+    """The owner credential's secret key."""
     region: pulumi.Output[str]
     force_destroy: pulumi.Output[bool]
 

@@ -33,6 +33,7 @@ class ObjectStoreCredentialArgs:
     """The secret key; generated when left out. Pass it as a Pulumi secret. The constructor
     also takes it as ``secret_access_key``, the bridged provider's name (and the output's)."""
     max_size_gb: pulumi.Input[int] | None = arg(_validate.size_gb, coerce=to_int)
+    """Gigabytes the credential permits, as the service records it."""
 
 
 class ObjectStoreCredentialProvider(
@@ -93,9 +94,12 @@ class ObjectStoreCredential(
     access_key_id: pulumi.Output[str]
     secret_access_key_id: pulumi.Output[str]
     secret_access_key: pulumi.Output[str]
+    """The secret key (the service's ``secret_access_key_id``)."""
     max_size_gb: pulumi.Output[int]
     suspended: pulumi.Output[bool]
+    """Whether the service has suspended the credential."""
     status: pulumi.Output[str]
+    """The credential's status (``ready``)."""
     region: pulumi.Output[str]
 
     # <generated: ObjectStoreCredential.__init__>

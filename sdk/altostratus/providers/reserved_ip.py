@@ -102,8 +102,11 @@ class ReservedIp(AltostratusResource[ReservedIpArgs], module="altostratus", name
 
     name: pulumi.Output[str]
     ip: pulumi.Output[str]
+    """The reserved public address."""
     assigned_to: pulumi.Output[dict[str, Any]]
+    """What the address is assigned to, as the service describes it."""
     assigned_to_id: pulumi.Output[str]
+    """The id of the balancer it is assigned to; None when unassigned."""
     assign_to_id: pulumi.Output[str]
     region: pulumi.Output[str]
 

@@ -93,9 +93,13 @@ class Webhook(AltostratusResource[WebhookArgs], module="altostratus", name="Webh
     events: pulumi.Output[list[str]]
     secret: pulumi.Output[str]
     created_at: pulumi.Output[str]
+    """When the webhook was made (ISO 8601)."""
     disabled: pulumi.Output[bool]
+    """True once every retry of a delivery failed; deliveries stop."""
     failures: pulumi.Output[int]
+    """Count of failed deliveries."""
     last_failure_reason: pulumi.Output[str]
+    """Why the last delivery failed; empty when none did."""
 
     # <generated: Webhook.__init__>
     def __init__(

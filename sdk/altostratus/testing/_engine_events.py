@@ -81,6 +81,7 @@ class EngineEvents:
         self.errors: list[Failure] = []
         self._started: dict[tuple[str, str], float] = {}
         self._diagnosed: dict[str, str] = {}  # the last error the engine reported per URN
+        self._types: dict[str, str] = {}
 
     def __call__(self, event: Any) -> None:
         diag = event.diagnostic_event
@@ -93,10 +94,24 @@ class EngineEvents:
             elif diag.urn:
                 self._diagnosed[diag.urn] = _COLOR.sub("", diag.message).strip()
             return
+        if diag is not None and diag.ephemeral and diag.urn:
+            self._progress(diag.urn, _COLOR.sub("", diag.message).strip())
+            return
         for name, status in _STATUS.items():
             step = getattr(event, name, None)
             if step is not None:
                 self._step(step.metadata, status)
+
+    def _progress(self, urn: str, message: str) -> None:
+        """A provider's ephemeral line (a wait, a retry) during a step of ``urn``."""
+        running = [(op, at) for (at_urn, op), at in self._started.items() if at_urn == urn]
+        type_ = self._types.get(urn)
+        if self.on_event is None or not running or type_ is None:
+            return
+        op, started = running[-1]
+        elapsed = time.monotonic() - started
+        event = StepEvent(op, urn, type_, "progress", elapsed, None, self.preview, message)
+        self.on_event(event)
 
     def _step(self, meta: Any, status: str) -> None:
         op = str(getattr(meta.op, "value", meta.op))
@@ -106,6 +121,7 @@ class EngineEvents:
         now = time.monotonic()
         if status == "started":
             self._started[key] = now
+            self._types[meta.urn] = meta.type
         elapsed = now - self._started.get(key, now)
         if status == "failed":
             # ``stepExecutor`` reports the step's error as a diagnostic before the event.

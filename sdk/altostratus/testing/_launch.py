@@ -4,13 +4,19 @@ its interpreter and imports run meanwhile, on the other core."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+import tempfile
 from typing import IO
 
 #: ``python -m pulumi.dynamic`` once the library's providers and client are imported
 #: (see ``_provider_main``).
 COMMAND: tuple[str, ...] = (sys.executable, "-m", "altostratus.testing._provider_main")
+
+#: Where this process serves the engine's ``Log`` call to its provider processes (see
+#: ``_engine_log``): passed as their first argument, as the engine passes its own address.
+ENGINE_ADDRESS = f"unix:{tempfile.gettempdir()}/altostratus-engine-{os.getpid()}.sock"
 
 
 def launch(
@@ -19,10 +25,11 @@ def launch(
     """The provider's process, started and not yet waited for; it prints its port when ready.
 
     Its standard input is a pipe this process holds: the process of ``COMMAND`` ends when the
-    pipe closes, so it does not outlive this one, even killed.
+    pipe closes, so it does not outlive this one, even killed. Its first argument is
+    ``ENGINE_ADDRESS``.
     """
     return subprocess.Popen(
-        list(command),
+        [*command, ENGINE_ADDRESS],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=stderr if stderr is not None else subprocess.DEVNULL,

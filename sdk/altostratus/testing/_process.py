@@ -26,7 +26,7 @@ from typing import IO, Any, ClassVar
 import grpc
 from pulumi.runtime.proto import provider_pb2, provider_pb2_grpc
 
-from altostratus.testing import _launch
+from altostratus.testing import _engine_log, _launch
 from altostratus.testing._properties import Properties, from_struct, reveal, to_struct
 
 PROVIDER_KEY = "__provider"
@@ -98,6 +98,7 @@ class ProviderProcess:
         program runs while the process is still starting, and the first resource's ``Check``
         waits for it only if it is not ready by then."""
         self._stderr: IO[bytes] | None = None
+        _engine_log.serve()  # the process logs its progress lines there (see _launch)
         if started is None:
             self._stderr = stderr.open("wb") if stderr is not None else None
             started = self.launch(self._stderr, self.command)

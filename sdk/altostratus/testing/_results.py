@@ -220,6 +220,11 @@ class DeploymentFailed(Exception):
     def check_failures(self) -> list[CheckFailureResult]:
         return self.result.check_failures
 
+    @property
+    def errors(self) -> list[Failure]:
+        """Each failure as a ``Failure`` record (``result.errors``)."""
+        return self.result.errors
+
 
 __all__ = [
     "CheckFailure",

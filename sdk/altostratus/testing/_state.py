@@ -158,8 +158,11 @@ class StepEvent:
     ``Result`` says what happened to them.
     Under the real engine (``engine="pulumi"``) they are the engine's step names instead
     (``same``, ``create``, ``update``, ``replace``, ``create-replacement``, ...). ``status`` is
-    ``started``, ``done`` or ``failed`` (with ``error``, the engine's one line); ``elapsed``
-    counts seconds since the step started; ``preview`` marks the steps of a preview.
+    ``started``, ``done`` or ``failed`` (with ``error``, the engine's one line), or
+    ``progress``: a line the provider said while the step runs (``message``: a wait or a retry,
+    ``network 'app': waiting up to 300 s for it to be ready (now 'pending')``), shown on the
+    resource's row under ``pulumi up`` too; ``elapsed`` counts seconds since the step started;
+    ``preview`` marks the steps of a preview.
     """
 
     op: str
@@ -169,6 +172,7 @@ class StepEvent:
     elapsed: float = 0.0
     error: str | None = None
     preview: bool = False
+    message: str | None = None
 
     @property
     def name(self) -> str:

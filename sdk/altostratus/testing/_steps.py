@@ -16,6 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import ClassVar, TypeVar
 
+from altostratus.testing import _engine_log
 from altostratus.testing._process import CheckFailure, call_failure
 from altostratus.testing._state import ResourceState, StepEvent
 
@@ -78,6 +79,7 @@ class Steps:
 
     A failed step cancels the others: from then on every step refuses to start (``Canceled``),
     as the engine's step executor does once a step has failed. Steps already running finish.
+    A provider's progress line about a step in flight is reported too (status ``progress``).
     """
 
     def __init__(self, sink: EventSink | None, *, preview: bool) -> None:
@@ -85,6 +87,18 @@ class Steps:
         self.preview = preview
         self.canceled = False
         self._lock = threading.Lock()
+        self._running: dict[str, tuple[str, str, float]] = {}
+        if sink is not None:
+            _engine_log.listen(self)
+
+    def progress(self, urn: str, message: str) -> None:
+        """A provider's line about the resource ``urn``: reported while its step runs."""
+        with self._lock:
+            running = self._running.get(urn)
+        if running is not None and self.sink is not None:
+            op, type_, started = running
+            elapsed = time.monotonic() - started
+            self.sink(StepEvent(op, urn, type_, "progress", elapsed, None, self.preview, message))
 
     def cancel(self) -> None:
         self.canceled = True
@@ -110,6 +124,8 @@ class Steps:
         self.check_canceled(urn)
         started = time.monotonic()
         self.emit(op, urn, type_, "started")
+        with self._lock:
+            self._running[urn] = (op, type_, started)
         try:
             yield
         except ResourceFailed as failed:
@@ -125,6 +141,9 @@ class Steps:
             self.cancel()
             self.emit(op, urn, type_, "failed", time.monotonic() - started, message)
             raise ResourceFailed(urn, op, message, cause=error, details=details) from error
+        finally:
+            with self._lock:
+                self._running.pop(urn, None)
         self.emit(op, urn, type_, "done", time.monotonic() - started)
 
 

@@ -8,7 +8,8 @@ Load it from a ``conftest.py``::
 resets it before a test. Override ``altostratus_emulator_settings`` (session scope) to pass other
 ``Emulator`` arguments, such as shorter provisioning delays, or ``{"seed": "tests/seed.yaml"}``:
 then the session's emulator, and every fresh one (a reset returns to the seed), starts from the
-accounts and resources the file declares.
+accounts and resources the file declares. ``{"id_seed": 7}`` (or the environment variable
+``ALTOSTRATUS_EMULATOR_ID_SEED``) makes the ids, keys and secrets the same in every run.
 
 ``altostratus_stack`` makes ``altostratus.testing.Stack`` objects against the freshly reset
 emulator: ``altostratus_stack(program, **options)`` with a function or a project directory and
@@ -25,6 +26,7 @@ first test.
 from __future__ import annotations
 
 import importlib
+import os
 import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -77,8 +79,16 @@ def _stop(config: pytest.Config) -> None:
 
 @pytest.fixture(scope="session")
 def altostratus_emulator_settings() -> dict[str, Any]:
-    """Keyword arguments for the session's ``Emulator``."""
-    return {}
+    """Keyword arguments for the session's ``Emulator``: ``id_seed`` from
+    ``ALTOSTRATUS_EMULATOR_ID_SEED`` when it is set (reproducible ids), else none."""
+    text = os.environ.get("ALTOSTRATUS_EMULATOR_ID_SEED", "").strip()
+    if not text:
+        return {}
+    try:
+        return {"id_seed": int(text)}
+    except ValueError:
+        message = f"ALTOSTRATUS_EMULATOR_ID_SEED={text!r} is not an integer"
+        raise pytest.UsageError(message) from None
 
 
 @pytest.fixture(scope="session")

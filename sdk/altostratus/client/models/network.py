@@ -28,6 +28,12 @@ class Network(ResponseModel):
     """The network's VLAN attachment (``vlan_id``, ``cidr_v4``, ...), where an answer carries
     one."""
 
+    @property
+    def cidr_v4(self) -> str | None:
+        """The network's range under the name a create takes it by (and the ``Network``
+        resource outputs): the answer's ``cidr``."""
+        return self.cidr
+
     @field_validator("region", mode="before")
     @classmethod
     def _region_code(cls, value: object) -> object:

@@ -24,6 +24,19 @@ class ObjectStore(ResponseModel):
     objectstore_endpoint: str | None = None
     """`<S3 address>/<bucket name>`."""
 
+    @property
+    def bucket_name(self) -> str | None:
+        """The store's S3 bucket: the last part of ``objectstore_endpoint`` (as the
+        ``ObjectStore`` resource outputs it)."""
+        bucket = (self.objectstore_endpoint or "").rpartition("/")[2]
+        return bucket or None
+
+    @property
+    def endpoint_url(self) -> str | None:
+        """The S3 address the bucket is served at: ``objectstore_endpoint`` without the bucket."""
+        base = (self.objectstore_endpoint or "").rpartition("/")[0]
+        return base or None
+
 
 class ObjectStoreStats(ResponseModel):
     size_kb_utilised: int | None = None

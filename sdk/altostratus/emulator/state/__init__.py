@@ -8,7 +8,6 @@ the webhook worker are queued in ``Effects`` and run after the lock is released.
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -19,6 +18,7 @@ from altostratus.emulator.state.addresses import PublicPool
 from altostratus.emulator.state.base import Effects, Store
 from altostratus.emulator.state.credentials import Credentials
 from altostratus.emulator.state.firewalls import Firewalls
+from altostratus.emulator.state.ids import IdSource, StateLock
 from altostratus.emulator.state.kinds import KINDS, Kind
 from altostratus.emulator.state.load_balancers import LoadBalancers
 from altostratus.emulator.state.networks import Networks
@@ -90,14 +90,17 @@ class State:
         *,
         api_key: str = "local-dev-key",
         settings: Settings | None = None,
+        ids: IdSource | None = None,
     ) -> None:
-        self.lock = threading.RLock()
+        """``ids``: where ids, keys and secrets come from (random by default; see ``ids``)."""
+        self.lock = StateLock(ids or IdSource())
         self.clock = clock
         self.buckets: BucketHost = NoBuckets()
         self.settings = settings or Settings()
-        self.accounts = Accounts()
-        self.default_account = self.accounts.add(DEFAULT_ACCOUNT_NAME, api_key)
-        self.rebuild()
+        with self.lock:
+            self.accounts = Accounts()
+            self.default_account = self.accounts.add(DEFAULT_ACCOUNT_NAME, api_key)
+            self.rebuild()
 
     def rebuild(self, *, with_defaults: bool = True) -> None:
         """Empty stores; each account's default networks too, unless ``with_defaults`` is false
@@ -125,11 +128,15 @@ class State:
             store.settle(now, effects)
 
     def reset(self) -> None:
-        """Every account but the default one, and every resource, gone; fresh default networks."""
+        """Every account but the default one, and every resource, gone; fresh default networks;
+        a seeded id sequence started again (drawing the default account's id as at the start, the
+        same one)."""
         with self.lock:
+            self.lock.ids.restart()
             default = self.default_account
+            kept_id = None if self.lock.ids.seed is not None else default.id
             self.accounts = Accounts()
-            self.default_account = self.accounts.add(default.name, default.api_key, default.id)
+            self.default_account = self.accounts.add(default.name, default.api_key, kept_id)
             self.rebuild()
 
     def add_account(self, name: str) -> Account:

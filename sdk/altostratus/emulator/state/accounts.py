@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from altostratus.emulator.errors import Forbidden
 from altostratus.emulator.state.base import new_id
+from altostratus.emulator.state.ids import random_hex
 from altostratus.emulator.vocabulary import QUOTA_NAMES
 
 if TYPE_CHECKING:
@@ -56,7 +57,7 @@ class Accounts:
         account = Account(
             id=account_id or new_id(),
             name=name,
-            api_key=api_key or "sk-" + secrets.token_hex(20),
+            api_key=api_key or "sk-" + random_hex(20),
         )
         self.by_id[account.id] = account
         return account

@@ -4,7 +4,6 @@ answer 404 for anything outside that scope, and the side effects a change queues
 from __future__ import annotations
 
 import json
-import uuid
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -18,6 +17,7 @@ from altostratus.emulator.errors import (
     feature_unavailable,
     not_found,
 )
+from altostratus.emulator.state.ids import new_uuid
 from altostratus.emulator.state.table import ANSWER, R, Record, RecordTable
 
 __all__ = [
@@ -50,7 +50,7 @@ def new_id() -> str:
     if given is not None:
         _given_id.set(None)
         return given
-    return str(uuid.uuid4())
+    return new_uuid()
 
 
 @contextmanager

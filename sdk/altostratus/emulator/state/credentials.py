@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import secrets
 import string
 from collections.abc import Hashable
 from dataclasses import dataclass
@@ -12,6 +11,7 @@ from typing import Any
 from altostratus.emulator.bodies import CredentialCreate, CredentialUpdate
 from altostratus.emulator.errors import Conflict, in_use, invalid
 from altostratus.emulator.state.base import Effects, Record, Store, entry, new_id
+from altostratus.emulator.state.ids import random_text
 
 _KEY = re.compile(r"^[A-Za-z0-9._-]{3,128}$")
 """A chosen access key (generated ones are 20 upper-case letters and digits)."""
@@ -20,7 +20,7 @@ DEFAULT_CREDENTIAL_SIZE_GB = 500
 
 
 def _random(alphabet: str, length: int) -> str:
-    return "".join(secrets.choice(alphabet) for _ in range(length))
+    return random_text(alphabet, length)
 
 
 @dataclass

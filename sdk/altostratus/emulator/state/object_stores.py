@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import secrets
 import string
 from collections.abc import Hashable
 from dataclasses import dataclass
@@ -13,6 +12,7 @@ from altostratus.emulator.bodies import CredentialCreate, ObjectStoreCreate, Obj
 from altostratus.emulator.errors import BadRequest, invalid
 from altostratus.emulator.state.accounts import require_quota
 from altostratus.emulator.state.base import Effects, Record, Store, entry, new_id
+from altostratus.emulator.state.ids import random_text
 from altostratus.emulator.state.table import RecordTable
 
 if TYPE_CHECKING:
@@ -164,7 +164,7 @@ class ObjectStores(Store[ObjectStore, ObjectStoreCreate, ObjectStoreUpdate]):
 
     @staticmethod
     def _suffix() -> str:
-        return "".join(secrets.choice(string.ascii_lowercase + string.digits) for _ in range(6))
+        return random_text(string.ascii_lowercase + string.digits, 6)
 
     def update(self, store: ObjectStore, effects: Effects, changes: ObjectStoreUpdate) -> None:
         self.require_live(store)

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
 
 from altostratus.emulator.bodies import WebhookCreate, WebhookUpdate
 from altostratus.emulator.state.base import Effects, Record, Store, entry, iso, new_id
+from altostratus.emulator.state.ids import random_hex
 
 ACCOUNT_WIDE = ""
 """The region of every webhook: a subscription covers the account in all regions."""
@@ -58,7 +58,7 @@ class Webhooks(Store[Webhook, WebhookCreate, WebhookUpdate]):
             region=ACCOUNT_WIDE,
             url=fields.url,
             events=fields.events or ("*",),
-            secret=secrets.token_hex(20) if fields.secret is None else fields.secret,
+            secret=random_hex(20) if fields.secret is None else fields.secret,
             created_at=iso(self.state.clock.now()),
         )
         self.records[webhook.id] = webhook

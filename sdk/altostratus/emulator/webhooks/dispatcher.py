@@ -8,14 +8,14 @@ import hmac
 import itertools
 import json
 import logging
-import random
+import secrets
 import threading
 import uuid
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Protocol
 
 from altostratus._version import package_version
 from altostratus.emulator.clock import Clock
@@ -47,6 +47,22 @@ class _Attempt:
 SAVED_RECORDS: dict[str, type] = {"webhook_attempt": _Attempt}
 
 
+class Ids(Protocol):
+    """Generated values (the state's ``IdSource``: random, or a seeded sequence)."""
+
+    def uuid(self) -> str: ...
+
+    def choice(self, options: Sequence[str]) -> str: ...
+
+
+class _RandomIds:
+    def uuid(self) -> str:
+        return str(uuid.uuid4())
+
+    def choice(self, options: Sequence[str]) -> str:
+        return secrets.choice(options)
+
+
 class WebhookDispatcher:
     """Delivers events to webhooks, signed, with the spec's timeout, retries and disabling.
 
@@ -65,7 +81,11 @@ class WebhookDispatcher:
         timeout_seconds: float = 5.0,
         max_concurrent: int = 4,
         remote_deliveries: bool = False,
+        ids: Ids | None = None,
     ) -> None:
+        """``ids``: where delivery ids and a test's event and resource id come from (the state's
+        ``IdSource``, seeded or random)."""
+        self._ids: Ids = ids if ids is not None else _RandomIds()
         self._directory = directory
         self._clock = clock
         self._timeout = timeout_seconds
@@ -121,8 +141,8 @@ class WebhookDispatcher:
     def send_test(self, target: DeliveryTarget) -> None:
         """The spec's test: the first subscribed event (a random one for ``*``), random id."""
         first = target.events[0] if target.events else "*"
-        event = random.choice(EVENT_NAMES) if first == "*" else first
-        resource_id = str(uuid.uuid4())
+        event = self._ids.choice(EVENT_NAMES) if first == "*" else first
+        resource_id = self._ids.uuid()
         body = json.dumps({"event": event, "resourceID": resource_id}).encode()
         self._enqueue(target.webhook_id, event, resource_id, body)
 
@@ -163,7 +183,7 @@ class WebhookDispatcher:
     def _enqueue(self, webhook_id: str, event: str, resource_id: str, body: bytes) -> None:
         with self._cond:
             attempt = _Attempt(
-                webhook_id, event, resource_id, str(uuid.uuid4()), body, 1, self._generation
+                webhook_id, event, resource_id, self._ids.uuid(), body, 1, self._generation
             )
             self._push(self._clock.monotonic(), attempt)
 
