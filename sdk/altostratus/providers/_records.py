@@ -32,6 +32,14 @@ if TYPE_CHECKING:
 
 RecordT = TypeVar("RecordT", bound="BaseModel")
 
+_BY_KIND: dict[str, type[RecordHooks[Any]]] = {}
+"""Each kind's hooks, by the name messages use ("load balancer"): the first class to declare it."""
+
+
+def hooks_of(kind: str) -> type[RecordHooks[Any]]:
+    """The hooks of the kind a message names ("load balancer"), once its module is imported."""
+    return _BY_KIND[kind]
+
 
 class RecordHooks(ABC, Generic[RecordT]):
     kind: ClassVar[str]
@@ -57,6 +65,12 @@ class RecordHooks(ABC, Generic[RecordT]):
     reference_missing: ClassVar[frozenset[str]] = frozenset()
     """The codes of a create's answer saying the referenced record is not in the region asked;
     none: the create does not name it, so it is read before (see ``_regions``)."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        kind = cls.__dict__.get("kind")
+        if isinstance(kind, str):
+            _BY_KIND.setdefault(kind, cls)
 
     @abstractmethod
     def _post(self, api: Client, inputs: dict[str, Any]) -> Any:

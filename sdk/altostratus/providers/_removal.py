@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 from altostratus.client.errors import InUseError, NotFoundError
 from altostratus.providers import _config
+from altostratus.providers._records import hooks_of
 from altostratus.providers._wait import retry_while, wait_until
 
 if TYPE_CHECKING:
@@ -57,14 +58,7 @@ def holders(reason: str) -> list[tuple[str, str, str]]:
 
 def _going_away(api: Client, kind: str, id_: str, region: str) -> bool:
     """Whether the holder ``id_`` is gone or shows a removal under way."""
-    # Imported here: the providers import this module.
-    from altostratus.providers.firewall import FirewallProvider
-    from altostratus.providers.load_balancer import LoadBalancerProvider
-    from altostratus.providers.network import NetworkProvider
-    from altostratus.providers.object_store import ObjectStoreProvider
-
-    kinds = (NetworkProvider, FirewallProvider, LoadBalancerProvider, ObjectStoreProvider)
-    hooks: RecordHooks[Any] = next(k for k in kinds if k.kind == kind)()
+    hooks = hooks_of(kind)()
     try:
         record = hooks._read(api, id_, {"region": region})
     except NotFoundError:

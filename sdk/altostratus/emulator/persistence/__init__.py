@@ -30,17 +30,21 @@ from altostratus.emulator.persistence.files import (
     VERSION,
     DamagedStateFile,
     StateFileError,
-    dump,
     later,
     sync_folder,
 )
 from altostratus.emulator.persistence.objects import ObjectFiles
-from altostratus.emulator.state.kinds import KINDS
+from altostratus.emulator.persistence.rows import (
+    BYTES,
+    KIND_NAMES,
+    SINGLETONS,
+    write_change,
+    write_whole,
+)
 
 __all__ = ["StateFileError", "StateFolder"]
 
 DATABASE = "state.db"
-BYTES = "bytes"
 LOCK_FILE = ".lock"
 APPLICATION_ID = 0x416C7453  # "AltS": the database's format, in its header
 SCHEMA = """
@@ -58,8 +62,6 @@ CREATE TABLE parts (bucket TEXT NOT NULL, upload_id TEXT NOT NULL, number INTEGE
     head TEXT NOT NULL, sha256 TEXT NOT NULL, PRIMARY KEY (bucket, upload_id, number));
 """
 #: The kind each ``State`` store attribute holds.
-_KIND_NAMES = {kind.attribute: kind.name for kind in KINDS}
-_SINGLETONS = ("accounts", "default_account", "deliveries", "clock")
 
 
 class StateFolder:
@@ -161,8 +163,8 @@ class StateFolder:
             singles = dict(db.execute("SELECT name, body FROM singletons").fetchall())
             if not singles:
                 return None
-            body: dict[str, Any] = {name: json.loads(singles[name]) for name in _SINGLETONS}
-            texts: dict[str, list[str]] = {name: [] for name in _KIND_NAMES.values()}
+            body: dict[str, Any] = {name: json.loads(singles[name]) for name in SINGLETONS}
+            texts: dict[str, list[str]] = {name: [] for name in KIND_NAMES.values()}
             removals: dict[str, dict[str, float]] = {name: {} for name in texts}
             # One scan, in the order the records were made (their rowid): the stores' order.
             rows = db.execute("SELECT kind, id, removal, body FROM records ORDER BY rowid")
@@ -172,7 +174,7 @@ class StateFolder:
                 texts[kind].append(text)
                 if removal is not None:
                     removals[kind][record_id] = removal
-            kinds = _KIND_NAMES.items()
+            kinds = KIND_NAMES.items()
             body["stores"] = {a: json.loads(f"[{','.join(texts[n])}]") for a, n in kinds}
             body["removals"] = {a: removals[n] for a, n in kinds}
             addresses = db.execute("SELECT address FROM public_addresses ORDER BY address")
@@ -231,54 +233,6 @@ def _connect(path: Path) -> sqlite3.Connection:
             raise DamagedStateFile(path, f"is damaged ({error})") from None
         raise
     return connection
-
-
-def write_whole(db: sqlite3.Connection, body: dict[str, Any]) -> None:
-    """Replace every record, address and singleton with those of a captured body."""
-    for table in ("records", "public_addresses", "singletons"):
-        db.execute(f"DELETE FROM {table}")
-    removals = body.get("removals", {})
-    for attribute, records in body["stores"].items():
-        removing = removals.get(attribute, {})
-        db.executemany(
-            "INSERT INTO records VALUES (?, ?, ?, ?)",
-            (
-                (_KIND_NAMES[attribute], i, removing.get(i), dump(record))
-                for record in records
-                for i in [record["fields"]["id"]]
-            ),
-        )
-    db.executemany(
-        "INSERT INTO public_addresses VALUES (?)", ((a,) for a in body["public_addresses"])
-    )
-    db.executemany(
-        "INSERT INTO singletons VALUES (?, ?)", ((n, dump(body[n])) for n in _SINGLETONS)
-    )
-
-
-def write_change(db: sqlite3.Connection, change: dict[str, Any]) -> None:
-    for attribute, entries in change["records"].items():
-        kind = _KIND_NAMES[attribute]
-        for record_id, record, removal in entries:
-            if record is None:
-                db.execute("DELETE FROM records WHERE kind = ? AND id = ?", (kind, record_id))
-            else:
-                db.execute(  # a record keeps its place (its rowid): the stores' order
-                    "INSERT INTO records VALUES (?, ?, ?, ?) ON CONFLICT (kind, id) "
-                    "DO UPDATE SET removal = excluded.removal, body = excluded.body",
-                    (kind, record_id, removal, dump(record)),
-                )
-    for address, held in change["public_addresses"]:
-        db.execute(
-            "INSERT OR IGNORE INTO public_addresses VALUES (?)"
-            if held
-            else "DELETE FROM public_addresses WHERE address = ?",
-            (address,),
-        )
-    db.executemany(
-        "INSERT OR REPLACE INTO singletons VALUES (?, ?)",
-        ((n, dump(change[n])) for n in _SINGLETONS if n in change),
-    )
 
 
 def _try_lock(file: IO[bytes]) -> bool:

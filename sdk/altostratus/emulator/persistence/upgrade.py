@@ -18,6 +18,7 @@ from typing import Any
 
 from altostratus.emulator.persistence.codec import IncompatibleState, decode
 from altostratus.emulator.persistence.files import DamagedStateFile, later, write_atomic
+from altostratus.emulator.persistence.rows import BYTES, write_change, write_whole
 from altostratus.emulator.s3 import store
 
 #: Each file's format and last version (the database's is ``persistence.VERSION``).
@@ -93,7 +94,6 @@ def remove_earlier(folder: Path) -> None:
 
 def convert(folder: Path, db: sqlite3.Connection) -> None:
     """Fill the (new) database ``db`` with what the earlier files of ``folder`` hold."""
-    from altostratus.emulator.persistence import BYTES, write_change, write_whole
 
     state_file = folder / STATE_FILE
     if not state_file.exists():
