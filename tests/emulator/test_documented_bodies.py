@@ -41,6 +41,8 @@ SAMPLES: dict[str, Any] = {
     "events": ["*"],
     "rules": [{"protocol": "tcp", "start_port": "22"}],
     "options": {"server_timeout": 60, "client_timeout": "30s"},
+    "clusters": ["lon1-managed"],
+    "repository": "https://example.com/app.git",
 }
 
 

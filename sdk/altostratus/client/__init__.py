@@ -30,6 +30,8 @@ if TYPE_CHECKING:
     from altostratus.client.errors import QuotaExceededError as QuotaExceededError
     from altostratus.client.errors import RateLimitError as RateLimitError
     from altostratus.client.errors import ServerError as ServerError
+    from altostratus.client.models import ApplicationDeployment as ApplicationDeployment
+    from altostratus.client.models import Cluster as Cluster
     from altostratus.client.models import Firewall as Firewall
     from altostratus.client.models import FirewallCreated as FirewallCreated
     from altostratus.client.models import FirewallRule as FirewallRule
@@ -44,6 +46,8 @@ if TYPE_CHECKING:
     from altostratus.client.models import ObjectStoreCredential as ObjectStoreCredential
     from altostratus.client.models import ObjectStoreOwner as ObjectStoreOwner
     from altostratus.client.models import ObjectStoreStats as ObjectStoreStats
+    from altostratus.client.models import PlatformApplication as PlatformApplication
+    from altostratus.client.models import PlatformEnvironment as PlatformEnvironment
     from altostratus.client.models import Quota as Quota
     from altostratus.client.models import Region as Region
     from altostratus.client.models import ReservedIp as ReservedIp

@@ -5,6 +5,8 @@ from types import TracebackType
 
 from altostratus.client._http import BaseTransport, HTTPClient, Timeout
 from altostratus.client._settings import DEFAULT_MAX_RETRY_SECONDS, Settings, resolve_settings
+from altostratus.client.application_deployments import ApplicationDeploymentsAPI
+from altostratus.client.clusters import ClustersAPI
 from altostratus.client.errors import clean_text
 from altostratus.client.firewall_rules import FirewallRulesAPI
 from altostratus.client.firewalls import FirewallsAPI
@@ -12,6 +14,8 @@ from altostratus.client.load_balancers import LoadBalancersAPI
 from altostratus.client.networks import NetworksAPI
 from altostratus.client.object_store_credentials import ObjectStoreCredentialsAPI
 from altostratus.client.object_stores import ObjectStoresAPI
+from altostratus.client.platform_applications import PlatformApplicationsAPI
+from altostratus.client.platform_environments import PlatformEnvironmentsAPI
 from altostratus.client.quota import QuotaAPI
 from altostratus.client.regions import RegionsAPI
 from altostratus.client.reserved_ips import ReservedIpsAPI
@@ -68,6 +72,11 @@ class Client:
         self.webhooks = WebhooksAPI(self._http, self.region)
         self.quota = QuotaAPI(self._http, self.region)
         self.regions = RegionsAPI(self._http, self.region)
+        # The platform's /api/v1 collections, in the key's organization's namespace.
+        self.platform_environments = PlatformEnvironmentsAPI(self._http, self.region)
+        self.clusters = ClustersAPI(self._http, self.region)
+        self.platform_applications = PlatformApplicationsAPI(self._http, self.region)
+        self.application_deployments = ApplicationDeploymentsAPI(self._http, self.region)
 
     def __repr__(self) -> str:
         return f"Client(api_url={clean_text(self.settings.api_url)!r}, region={self.region!r})"

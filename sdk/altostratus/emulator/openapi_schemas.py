@@ -205,6 +205,48 @@ SCHEMAS: dict[str, Schema] = {
             "default": BOOL,
         }
     ),
+    "PlatformEnvironment": closed(
+        {
+            "id": TEXT,
+            "name": TEXT,
+            "namespace": TEXT,
+            "description": TEXT,
+            "clusters": TEXTS,
+            "created_at": TEXT,
+        }
+    ),
+    "PlatformApplication": closed(
+        {
+            "id": TEXT,
+            "name": TEXT,
+            "namespace": TEXT,
+            "repository": TEXT,
+            "branch": TEXT,
+            "created_at": TEXT,
+        }
+    ),
+    "ApplicationDeployment": closed(
+        {
+            "id": TEXT,
+            "name": TEXT,
+            "namespace": TEXT,
+            "environment": TEXT,
+            "clusters": TEXTS,
+            "version": TEXT,
+            "status": choice("pending", "progressing", "healthy"),
+            "created_at": TEXT,
+            "deployed_at": TEXT,
+        }
+    ),
+    "Cluster": closed(
+        {
+            "name": TEXT,
+            "region": TEXT,
+            "organization": TEXT,
+            "kubernetes_version": TEXT,
+            "status": TEXT,
+        }
+    ),
     "Quota": closed(
         {
             "id": TEXT,

@@ -12,12 +12,20 @@ from altostratus.client.models.load_balancer import (
 from altostratus.client.models.network import Network, NetworkCreated, NetworkUpdated
 from altostratus.client.models.object_store import ObjectStore, ObjectStoreOwner, ObjectStoreStats
 from altostratus.client.models.object_store_credential import ObjectStoreCredential
+from altostratus.client.models.platform import (
+    ApplicationDeployment,
+    Cluster,
+    PlatformApplication,
+    PlatformEnvironment,
+)
 from altostratus.client.models.quota import Quota
 from altostratus.client.models.region import Region
 from altostratus.client.models.reserved_ip import ReservedIp, ReservedIpAssignment
 from altostratus.client.models.webhook import Webhook, WebhookCreated
 
 __all__ = [
+    "ApplicationDeployment",
+    "Cluster",
     "Firewall",
     "FirewallCreated",
     "FirewallRule",
@@ -32,6 +40,8 @@ __all__ = [
     "ObjectStoreCredential",
     "ObjectStoreOwner",
     "ObjectStoreStats",
+    "PlatformApplication",
+    "PlatformEnvironment",
     "Quota",
     "Region",
     "ReservedIp",

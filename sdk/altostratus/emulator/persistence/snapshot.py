@@ -123,6 +123,7 @@ class Changes:
 def replay(body: dict[str, Any], changes: Iterable[dict[str, Any]]) -> None:
     """Apply journalled changes, in order, to a captured body, in place."""
     for name in STORES:
+        body["stores"].setdefault(name, [])  # a kind newer than the file: none of its records
         _expect(isinstance(body["stores"][name], list), f"stores.{name} is not a list")
     stores = {
         name: {record["fields"]["id"]: record for record in body["stores"][name]} for name in STORES
@@ -163,7 +164,8 @@ def apply(body: dict[str, Any], state: State, clock: Clock, dispatcher: WebhookD
         state.rebuild(with_defaults=False)
         for name in STORES:
             store = getattr(state, name)
-            for record in _records(body["stores"][name], _record_type(store), f"stores.{name}"):
+            held = body["stores"].get(name, [])  # a kind newer than the file: none
+            for record in _records(held, _record_type(store), f"stores.{name}"):
                 store.records[record.id] = record
         addresses = body["public_addresses"]
         _expect(_all(addresses, list, str), "public_addresses is not a list of addresses")
