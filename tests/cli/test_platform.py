@@ -9,10 +9,10 @@ import os
 from pathlib import Path
 
 import pytest
+from pseudo_terminal import Terminal
 
 from altostratus.cli import main
 from altostratus.emulator import Emulator
-from pseudo_terminal import Terminal
 
 
 @pytest.fixture
@@ -112,6 +112,7 @@ def test_an_application_is_registered_deployed_and_becomes_healthy_on_the_clock(
     (listed,) = payload(capsys, "platform-app-deployment", "list")  # type: ignore[misc]
     assert (listed["status"], listed["clusters"]) == ("healthy", ["lon1-managed"])
     code, out, _ = run(capsys, "platform-app-deployment", "list")
+    assert code == 0
     assert out.split()[4:] == ["shop", "prod", "HEAD", "healthy"]
 
 
