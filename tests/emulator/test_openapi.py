@@ -154,6 +154,18 @@ def platform_scenario(check: Checker) -> None:
     check.call("POST", "/api/v1/environment", {"name": "idle", "namespace": "default"})
     check.call("DELETE", "/api/v1/environment/default/idle")
     check.call("GET", "/api/v1/environment/other/dev")
+    check.call("GET", "/api/v1/whoami")
+    check.call("POST", "/api/v1/app-environments", {"name": "eu", "organization": "default"})
+    check.call("GET", "/api/v1/app-environments/default")
+    pushed = {"name": "site", "organization": "default", "runtime": "python", "digest": "ab" * 32}
+    check.call("POST", "/api/v1/apps", {**pushed, "environment": "eu", "files": 3})
+    check.call("GET", "/api/v1/apps/default")
+    check.call("GET", "/api/v1/apps/default/site")
+    check.call("GET", "/api/v1/apps/default/site/logs", query={"build": "true"})
+    check.call("PUT", "/api/v1/apps/default/site/env", {"vars": {"DEBUG": "1"}})
+    check.call("GET", "/api/v1/apps/default/site/env")
+    check.call("POST", "/api/v1/apps/default/site/redeploy")
+    check.call("DELETE", "/api/v1/apps/default/site")
 
 
 def test_the_document_is_served(api: Api) -> None:

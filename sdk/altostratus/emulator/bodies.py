@@ -35,6 +35,7 @@ from altostratus.emulator.parsers import (
     parse_ipv4,
     parse_ports,
     parse_private_cidr,
+    parse_variables,
 )
 from altostratus.emulator.readers import (
     BOOLEAN,
@@ -325,7 +326,45 @@ class ApplicationDeploy:
     """The branch's head (``HEAD``) when absent."""
 
 
+RUNTIMES = ("python", "nodejs", "go", "docker")
+VARIABLES: Schema = {"type": "object", "additionalProperties": TEXT}
+
+
+@dataclass(frozen=True, kw_only=True)
+class AppDeploy:
+    """``POST /api/v1/apps``: the application made, or given a new build of what was pushed."""
+
+    name: str = given(DNS_LABEL, required=True)
+    organization: str = given(text(), required=True)
+    runtime: str = given(choice(*RUNTIMES), required=True)
+    digest: str = given(text(), required=True)
+    """The SHA-256 of the pushed tree (its files' paths and bytes)."""
+    files: int | None = given(integer(minimum=0))
+    environment: str | None = given(DNS_LABEL)
+    """The hosting environment; ``default`` when absent."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class AppVariables:
+    """``PUT /api/v1/apps/{org}/{name}/env``: variables to set (the others are kept)."""
+
+    vars: tuple[tuple[str, str], ...] = given(structured(parse_variables, VARIABLES), required=True)
+
+
+@dataclass(frozen=True, kw_only=True)
+class AppEnvironmentCreate:
+    """``POST /api/v1/app-environments``: a hosting environment in a region."""
+
+    name: str = given(DNS_LABEL, required=True)
+    organization: str = given(text(), required=True)
+    region: str | None = given(text())
+    """The account's default region when absent."""
+
+
 _ACCOUNT_WIDE = (
+    AppDeploy,
+    AppVariables,
+    AppEnvironmentCreate,
     WebhookCreate,
     WebhookUpdate,
     PlatformEnvironmentCreate,

@@ -247,6 +247,64 @@ SCHEMAS: dict[str, Schema] = {
             "status": TEXT,
         }
     ),
+    "App": closed(
+        {
+            "id": TEXT,
+            "name": TEXT,
+            "organization": TEXT,
+            "environment": TEXT,
+            "runtime": TEXT,
+            "phase": choice("building", "deploying", "running"),
+            "url": TEXT,
+            "image": TEXT,
+            "builds": {
+                "type": "array",
+                "items": closed(
+                    {
+                        "number": INT,
+                        "started_at": TEXT,
+                        "reason": TEXT,
+                        "status": choice("building", "succeeded", "superseded"),
+                    }
+                ),
+            },
+            "created_at": TEXT,
+        }
+    ),
+    "AppLogs": closed(
+        {
+            "lines": {
+                "type": "array",
+                "items": closed(
+                    {"at": TEXT, "stream": choice("build", "runtime"), "message": TEXT}
+                ),
+            }
+        }
+    ),
+    "AppVariables": closed({"vars": {"type": "object", "additionalProperties": TEXT}}),
+    "AppEnvironment": closed(
+        {
+            "name": TEXT,
+            "organization": TEXT,
+            "region": TEXT,
+            "cluster": TEXT,
+            "built_in": BOOL,
+            "created_at": TEXT,
+        },
+        optional=("created_at",),
+    ),
+    "Identity": closed(
+        {
+            "id": TEXT,
+            "email": TEXT,
+            "account_id": TEXT,
+            "roles": TEXTS,
+            "organizations": {
+                "type": "array",
+                "items": closed({"name": TEXT, "role": TEXT}),
+            },
+        }
+    ),
     "Quota": closed(
         {
             "id": TEXT,

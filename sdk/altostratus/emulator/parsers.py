@@ -187,3 +187,21 @@ def parse_dns_labels(name: str, value: object) -> tuple[str, ...]:
         if label not in found:
             found.append(label)
     return tuple(found)
+
+
+_VARIABLE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,127}$")
+
+
+def parse_variables(name: str, value: object) -> tuple[tuple[str, str], ...]:
+    """An object of environment variables (``{"K": "v"}``): names of letters, digits and ``_``
+    not starting with a digit, text values; sorted by name."""
+    if not isinstance(value, dict):
+        raise invalid(name, f"The parameter {name} must be an object of NAME: value")
+    found = []
+    for key, text in value.items():
+        if not isinstance(key, str) or not _VARIABLE.match(key):
+            raise invalid(name, f"{key!r} is not a variable name (letters, digits and _)")
+        if not isinstance(text, str):
+            raise invalid(name, f"The value of {key} must be text")
+        found.append((key, text))
+    return tuple(sorted(found))

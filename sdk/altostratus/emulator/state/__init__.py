@@ -16,7 +16,9 @@ from altostratus.emulator.clock import Clock
 from altostratus.emulator.s3 import S3Bucket, S3Key
 from altostratus.emulator.state.accounts import Account, Accounts
 from altostratus.emulator.state.addresses import PublicPool
+from altostratus.emulator.state.app_environments import AppEnvironments
 from altostratus.emulator.state.application_deployments import ApplicationDeployments
+from altostratus.emulator.state.apps import Apps
 from altostratus.emulator.state.base import Effects, Store
 from altostratus.emulator.state.credentials import Credentials
 from altostratus.emulator.state.firewalls import Firewalls
@@ -89,6 +91,8 @@ class State:
     platform_environments: PlatformEnvironments
     platform_applications: PlatformApplications
     application_deployments: ApplicationDeployments
+    app_environments: AppEnvironments
+    apps: Apps
 
     def __init__(
         self,

@@ -16,10 +16,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from altostratus.emulator.state.app_environments import AppEnvironment, AppEnvironments
 from altostratus.emulator.state.application_deployments import (
     ApplicationDeployment,
     ApplicationDeployments,
 )
+from altostratus.emulator.state.apps import App, Apps
 from altostratus.emulator.state.base import Record, Store
 from altostratus.emulator.state.credentials import Credential, Credentials
 from altostratus.emulator.state.firewalls import Firewall, Firewalls
@@ -102,6 +104,16 @@ KINDS: tuple[Kind, ...] = (
         ApplicationDeployments,
         ApplicationDeployment,
     ),
+    # The applications of ``cli deploy`` and the environments they run in.
+    Kind(
+        "app_environment",
+        "app_environments",
+        "app_environments",
+        "/api/v1/app-environments",
+        AppEnvironments,
+        AppEnvironment,
+    ),
+    Kind("app", "apps", "apps", "/api/v1/apps", Apps, App),
 )
 
 BY_NAME = {kind.name: kind for kind in KINDS}
