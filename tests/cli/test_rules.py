@@ -117,6 +117,14 @@ def test_every_read_command_takes_json() -> None:
         ["platform-app", "get", "x"],
         ["platform-app-deployment", "list"],
         ["platform-app-deployment", "get", "x"],
+        ["whoami"],
+        ["regions"],
+        ["detect"],
+        ["environments"],
+        ["auth", "--status"],
+        ["app", "list"],
+        ["app", "status"],
+        ["app", "env", "list"],
     ]
     for argv in reads:
         assert parser.parse_args([*argv, "--json"]).json is True, argv

@@ -15,7 +15,16 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from altostratus._version import package_version
-from altostratus.cli import _emulator, _migrate, _platform, _quota, _run, _webhooks
+from altostratus.cli import (
+    _account,
+    _apps,
+    _emulator,
+    _migrate,
+    _platform,
+    _quota,
+    _run,
+    _webhooks,
+)
 from altostratus.cli._failure import PROGRAM, fail
 from altostratus.cli._rules import short_flag
 
@@ -63,7 +72,7 @@ def build_parser(prog: str = "altostratus") -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action=_Version, help="show the version and exit")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for module in (_emulator, _run, _quota, _webhooks, _migrate, _platform):
+    for module in (_account, _apps, _quota, _platform, _emulator, _run, _webhooks, _migrate):
         module.register(commands)
     return parser
 

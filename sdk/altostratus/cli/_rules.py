@@ -250,16 +250,24 @@ class Invocation:
         except (AttributeError, ValueError):
             return False
 
-    def ask(self, question: str, flag: str, *, secret: bool = False) -> str:
-        """The answer to ``question`` typed at the terminal; without one (or with ``--yes``),
-        a refusal naming ``flag``."""
+    def ask(
+        self, question: str, flag: str, *, secret: bool = False, default: str | None = None
+    ) -> str:
+        """The answer to ``question`` typed at the terminal (``default`` when left empty);
+        with ``--yes``, ``default``; without a terminal, or with ``--yes`` and no default, a
+        refusal naming ``flag``."""
+        if self.yes and default is not None:
+            return default
         if not self.interactive:
             why = "with --yes" if self.yes else "without a terminal"
             raise Refused(f"{question.rstrip(': ?').lower()} is needed: pass {flag} ({why})")
+        shown = f"{question.rstrip(': ')} [{default}]: " if default is not None else question
         try:
-            answer = getpass.getpass(question) if secret else input(question)
+            answer = getpass.getpass(shown) if secret else input(shown)
         except EOFError:
             answer = ""
+        if not answer.strip() and default is not None:
+            return default
         if not answer.strip():
             raise Refused(f"no answer given: pass {flag}")
         return answer.strip()
@@ -297,16 +305,18 @@ class Invocation:
         self.org_used = org
         return org
 
-    def app_name(self) -> str:
-        """``--app_name``, or a prompt at a terminal."""
+    def app_name(self, default: str | None = None) -> str:
+        """``--app_name``, or a prompt at a terminal (``default``, if any, with ``--yes``)."""
         name = _first(getattr(self.args, "app_name", None))
-        return name if name is not None else self.ask("Application name: ", "--app_name")
+        if name is not None:
+            return name
+        return self.ask("Application name: ", "--app_name", default=default)
 
-    def client(self) -> Client:
+    def client(self, credentials: Credentials | None = None) -> Client:
         """A client of the API the credentials name; no key is a refusal saying how to set one."""
         from altostratus.client import Client
 
-        credentials = self.credentials()
+        credentials = credentials or self.credentials()
         if not credentials.api_key:
             raise Refused(NO_KEY)
         return Client(api_key=credentials.api_key, api_url=credentials.api_url, max_retries=2)

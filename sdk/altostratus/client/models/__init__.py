@@ -2,6 +2,16 @@
 
 from __future__ import annotations
 
+from altostratus.client.models.app import (
+    App,
+    AppBuild,
+    AppEnvironment,
+    DeviceLogin,
+    Identity,
+    LoginSession,
+    LogLine,
+    Organization,
+)
 from altostratus.client.models.firewall import Firewall, FirewallCreated, FirewallUpdated
 from altostratus.client.models.firewall_rule import FirewallRule
 from altostratus.client.models.load_balancer import (
@@ -24,15 +34,22 @@ from altostratus.client.models.reserved_ip import ReservedIp, ReservedIpAssignme
 from altostratus.client.models.webhook import Webhook, WebhookCreated
 
 __all__ = [
+    "App",
+    "AppBuild",
+    "AppEnvironment",
     "ApplicationDeployment",
     "Cluster",
+    "DeviceLogin",
     "Firewall",
     "FirewallCreated",
     "FirewallRule",
     "FirewallUpdated",
+    "Identity",
     "LoadBalancer",
     "LoadBalancerBackend",
     "LoadBalancerBackendRecord",
+    "LogLine",
+    "LoginSession",
     "Network",
     "NetworkCreated",
     "NetworkUpdated",
@@ -40,6 +57,7 @@ __all__ = [
     "ObjectStoreCredential",
     "ObjectStoreOwner",
     "ObjectStoreStats",
+    "Organization",
     "PlatformApplication",
     "PlatformEnvironment",
     "Quota",
