@@ -19,6 +19,7 @@ from altostratus.cli import (
     _account,
     _apps,
     _emulator,
+    _mcp,
     _migrate,
     _platform,
     _quota,
@@ -72,7 +73,7 @@ def build_parser(prog: str = "altostratus") -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action=_Version, help="show the version and exit")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for module in (_account, _apps, _quota, _platform, _emulator, _run, _webhooks, _migrate):
+    for module in (_account, _apps, _quota, _mcp, _platform, _emulator, _run, _webhooks, _migrate):
         module.register(commands)
     return parser
 
