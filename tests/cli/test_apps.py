@@ -97,6 +97,11 @@ def test_an_app_is_deployed_built_run_and_logged_on_the_emulators_clock(
     assert app["url"] == "http://site.default.apps.localhost"  # type: ignore[index]
     code, out, _ = run(capsys, "app", "logs", "--app_name", "site", "--build", "--no-follow")
     assert code == 0 and out.splitlines()[0].endswith("build #1 started (deploy)")
+    code, out, _ = run(
+        capsys, "app", "logs", "--app_name", "site", "--build", "--no-follow", "--json"
+    )
+    first = json.loads(out.splitlines()[0])
+    assert (first["stream"], first["message"]) == ("build", "build #1 started (deploy)")
     env.advance_clock(21)
     status = payload(capsys, "app", "status", "--app_name", "site")
     assert status["phase"] == "deploying"  # type: ignore[index]

@@ -125,6 +125,7 @@ def test_every_read_command_takes_json() -> None:
         ["app", "list"],
         ["app", "status"],
         ["app", "env", "list"],
+        ["app", "logs"],
     ]
     for argv in reads:
         assert parser.parse_args([*argv, "--json"]).json is True, argv

@@ -5,6 +5,7 @@ application with ``--app_name`` only, asked for at a terminal when left out."""
 from __future__ import annotations
 
 import argparse
+import json
 import time
 import webbrowser
 from pathlib import Path
@@ -53,7 +54,9 @@ def register(commands: Any) -> None:
     )
     _action(actions, "list", "the organization's applications", app_list, read=True, named=False)
     _action(actions, "status", "phase, URL, image and recent builds", app_status, read=True)
-    parser = _action(actions, "logs", "stream the runtime logs (--build: the build's)", app_logs)
+    parser = _action(
+        actions, "logs", "stream the runtime logs (--build: the build's)", app_logs, read=True
+    )
     parser.add_argument("--build", action="store_true", help="the latest build's logs")
     parser.add_argument("--no-follow", action="store_true", help="print the lines so far and stop")
     env = actions.add_parser("env", help="the application's variables")
@@ -204,7 +207,10 @@ def app_logs(invocation: Invocation) -> int:
                 key = (line.at, line.message)
                 if key not in shown:
                     shown.add(key)
-                    print(f"{line.at} {line.message}", flush=True)
+                    if args.json:  # each line's raw record, one per line (JSON Lines)
+                        print(json.dumps(_dump(line), sort_keys=True), flush=True)
+                    else:
+                        print(f"{line.at} {line.message}", flush=True)
             if args.no_follow:
                 return 0
             time.sleep(FOLLOW_SECONDS)
