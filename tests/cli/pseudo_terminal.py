@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import pty
 import select
+import signal
 import subprocess
 import sys
 from collections.abc import Mapping, Sequence
@@ -58,6 +59,10 @@ class Terminal:
 
     def send(self, line: str) -> None:
         os.write(self.master, line.encode() + b"\r")
+
+    def interrupt(self) -> None:
+        """Ctrl-C."""
+        self.process.send_signal(signal.SIGINT)
 
     def finish(self) -> str:
         while self._read():

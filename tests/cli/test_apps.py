@@ -235,3 +235,23 @@ def test_an_unknown_organization_is_a_404_with_the_hint(
     assert (
         "No organization 'acme'" in err and "check the app name and the organization ('acme'" in err
     )
+
+
+def test_logs_stream_the_runtime_lines_as_the_clock_moves_until_ctrl_c(
+    env: Emulator,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.chdir(project(tmp_path, "python"))
+    run(capsys, "deploy", "--app_name", "live")
+    env.advance_clock(30)
+    with Terminal(["app", "logs", "--app_name", "live"], dict(os.environ)) as terminal:
+        terminal.expect("listening on :8080")
+        assert "GET /healthz" not in terminal.seen
+        env.advance_clock(20)  # two health checks later
+        terminal.expect("GET /healthz 200")
+        terminal.interrupt()
+        output = terminal.finish()
+    assert terminal.status == 0
+    assert output.count("listening on :8080") == 1  # each line once, however often read
