@@ -84,7 +84,7 @@ class Api:
         return Api(self.app, key, self.prefix, self.form)
 
     def url(self, path: str) -> str:
-        if path.startswith(("/v2", "/_emulator", "/openapi")):
+        if path.startswith(("/v2", "/api/v1", "/_emulator", "/openapi")):
             return path
         return (self.prefix if path.startswith(self.NETWORKING) else "/v2") + path
 

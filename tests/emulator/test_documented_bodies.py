@@ -41,6 +41,10 @@ SAMPLES: dict[str, Any] = {
     "events": ["*"],
     "rules": [{"protocol": "tcp", "start_port": "22"}],
     "options": {"server_timeout": 60, "client_timeout": "30s"},
+    "clusters": ["lon1-managed"],
+    "repository": "https://example.com/app.git",
+    "vars": {"DEBUG": "1"},
+    "region": "LON1",
 }
 
 
@@ -83,7 +87,7 @@ def test_every_operation_that_changes_something_but_a_delete_has_a_body() -> Non
         for route in ROUTES
         if route.method not in ("GET", "DELETE") and route.body is None
     }
-    assert bodiless == {"POST /webhooks/{id}/test"}
+    assert bodiless == {"POST /webhooks/{id}/test", "POST /apps/{org}/{name}/redeploy"}
     assert {route.accepts.name for route in CHANGING} == set(BODIES)
 
 

@@ -73,6 +73,7 @@ def test_answers_match_the_document_for_every_operation(api: Api) -> None:
     for prefix in ("/v2/vpc", "/v2"):
         api.prefix = prefix
         scenario(api, check)
+    platform_scenario(check)
     documented = {(m, p) for p, ops in document()["paths"].items() for m in ops}
     assert check.seen == documented
 
@@ -134,6 +135,39 @@ def scenario(api: Api, check: Checker) -> None:
     check.call("GET", "/regions")
     check.call("GET", "/networks/nope")
     check.call("POST", "/networks", {})
+
+
+def platform_scenario(check: Checker) -> None:
+    """The ``/api/v1`` operations, in the emulator's own organization's namespace."""
+    check.call("GET", "/api/v1/team-management/default/clusters")
+    environment = {"name": "dev", "namespace": "default", "clusters": ["lon1-managed"]}
+    check.call("POST", "/api/v1/environment", environment)
+    check.call("GET", "/api/v1/environments")
+    check.call("GET", "/api/v1/environment/default/dev")
+    check.call("PUT", "/api/v1/environment", {**environment, "description": "d"})
+    app = {"name": "web", "namespace": "default", "repository": "https://example.com/w.git"}
+    check.call("POST", "/api/v1/application/register", app)
+    check.call("GET", "/api/v1/konstruct-application/default")
+    check.call("GET", "/api/v1/konstruct-application/default/web")
+    deploy = {"application": "web", "namespace": "default", "environment": "dev"}
+    check.call("POST", "/api/v1/application-deployment/deploy", deploy)
+    check.call("GET", "/api/v1/application-deployment/default")
+    check.call("GET", "/api/v1/application-deployment/default/web")
+    check.call("POST", "/api/v1/environment", {"name": "idle", "namespace": "default"})
+    check.call("DELETE", "/api/v1/environment/default/idle")
+    check.call("GET", "/api/v1/environment/other/dev")
+    check.call("GET", "/api/v1/whoami")
+    check.call("POST", "/api/v1/app-environments", {"name": "eu", "organization": "default"})
+    check.call("GET", "/api/v1/app-environments/default")
+    pushed = {"name": "site", "organization": "default", "runtime": "python", "digest": "ab" * 32}
+    check.call("POST", "/api/v1/apps", {**pushed, "environment": "eu", "files": 3})
+    check.call("GET", "/api/v1/apps/default")
+    check.call("GET", "/api/v1/apps/default/site")
+    check.call("GET", "/api/v1/apps/default/site/logs", query={"build": "true"})
+    check.call("PUT", "/api/v1/apps/default/site/env", {"vars": {"DEBUG": "1"}})
+    check.call("GET", "/api/v1/apps/default/site/env")
+    check.call("POST", "/api/v1/apps/default/site/redeploy")
+    check.call("DELETE", "/api/v1/apps/default/site")
 
 
 def test_the_document_is_served(api: Api) -> None:

@@ -63,12 +63,17 @@ def test_there_is_a_store_for_each_kind_of_record() -> None:
         "ObjectStores",
         "Credentials",
         "Webhooks",
+        "PlatformEnvironments",
+        "PlatformApplications",
+        "ApplicationDeployments",
+        "AppEnvironments",
+        "Apps",
     }
 
 
 def test_the_table_of_kinds_names_every_store_once_with_its_record_type() -> None:
     assert sorted(kind.store.__name__ for kind in KINDS) == [s.__name__ for s in _stores()]
-    assert len({kind.name for kind in KINDS}) == len({kind.seed_key for kind in KINDS}) == 7
+    assert len({kind.name for kind in KINDS}) == len({kind.seed_key for kind in KINDS}) == 12
     for kind in KINDS:
         assert _typed(kind.store)[0] is kind.record, kind.name
         # The state's typed attribute is the store the table builds.
@@ -78,10 +83,10 @@ def test_the_table_of_kinds_names_every_store_once_with_its_record_type() -> Non
 
 def test_the_routes_and_the_seed_cover_every_kind_of_the_table() -> None:
     route_modules = {m.__name__.rsplit(".", 1)[1] for m in _modules(emulator_routes)}
-    assert route_modules - {"quota", "regions"} == {kind.attribute for kind in KINDS}
-    paths = {route.path for route in ROUTES if route.method == "POST"}
+    assert route_modules - {"quota", "regions", "account"} == {kind.attribute for kind in KINDS}
+    paths = {p + route.path for route in ROUTES if route.method == "POST" for p in route.prefixes}
     for kind in KINDS:
-        assert kind.path.removeprefix("/v2").removeprefix("/vpc") in paths, kind.name
+        assert kind.path in paths, kind.name
         assert check_shape({"accounts": [{kind.seed_key: [{}]}]})
 
 

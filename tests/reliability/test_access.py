@@ -40,6 +40,7 @@ BODIES: dict[tuple[str, str], dict[str, Any]] = {
     ("PATCH", "/objectstore/credentials/{id}"): {"max_size_gb": 5},
     ("PUT", "/webhooks/{id}"): {"url": "https://elsewhere.example/"},
     ("POST", "/webhooks/{id}/test"): {},
+    ("PUT", "/api/v1/apps/{org}/{name}/env"): {"vars": {"TAKEN": "1"}},
 }
 """A valid body for every operation on one record, so that only the account can refuse it."""
 
@@ -68,7 +69,16 @@ def build(api: Client, emulator: Emulator) -> dict[str, str]:
             name="mine", access_key_id=credential.access_key_id
         ).id,
         "webhooks": api.webhooks.create(url="https://hooks.example.com/mine").id,
+        # The /api/v1 records live in the organization's namespace, by name.
+        "ns": "default",
+        "org": "default",
+        "name": "mine",
     }
+    api.platform_environments.create("default", "mine", clusters=["lon1-managed"])
+    api.platform_applications.register("default", "mine", repository="https://example.com/m.git")
+    api.application_deployments.deploy("default", "mine", environment="mine")
+    api.app_environments.create("default", "mine")
+    api.apps.deploy("default", "mine", runtime="go", digest="ab" * 32, environment="mine")
     emulator.advance_clock(60)
     return ids
 
@@ -96,6 +106,12 @@ def snapshot(api: Client) -> str:
         api.object_store_credentials.list(),
         api.object_stores.list(),
         api.webhooks.list(),
+        api.platform_environments.list(),
+        api.platform_applications.list("default"),
+        api.application_deployments.list("default"),
+        api.app_environments.list("default"),
+        api.apps.list("default"),
+        api.apps.variables("default", "mine"),
     ]
     return repr(parts)
 

@@ -21,7 +21,11 @@ from typing import Any
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
-from schemathesis.specs.openapi.checks import negative_data_rejection, positive_data_acceptance
+from schemathesis.specs.openapi.checks import (
+    allow_header_conformance,
+    negative_data_rejection,
+    positive_data_acceptance,
+)
 
 from altostratus.client import Client
 from altostratus.emulator import Emulator
@@ -29,6 +33,12 @@ from altostratus.emulator.openapi import document
 
 BACKEND = {"ip": "10.9.0.10", "protocol": "TCP", "source_port": 80, "target_port": 8080}
 PATH_KINDS = {"firewall_id": "firewalls", "rule_id": "rules"}
+#: The /api/v1 path parameters: the emulator's organization (its namespace), a live record's name.
+PATH_NAMES = {"ns": "default", "org": "default", "name": "fuzz"}
+#: The spec's paths where a fixed segment stands where another path has a parameter: GET
+#: /api/v1/application-deployment/deploy lists the namespace "deploy", so a 405 there rightly
+#: allows GET, which the document lists under /application-deployment/{ns}.
+OVERLAPPING = {"/api/v1/application-deployment/deploy"}
 
 schema = schemathesis.openapi.from_dict(document())
 schema.config.generation.update(with_security_parameters=False)
@@ -55,6 +65,13 @@ def live_ids(fresh_emulator: Emulator) -> dict[str, str]:
         credential = api.object_store_credentials.create(name="fuzz")
         store = api.object_stores.create(name="fuzz")
         webhook = api.webhooks.create(url="https://hooks.example.com/fuzz")
+        # The platform's and the applications' records, each named fuzz.
+        api.platform_environments.create("default", "fuzz", clusters=["lon1-managed"])
+        api.platform_applications.register(
+            "default", "fuzz", repository="https://example.com/fuzz.git"
+        )
+        api.application_deployments.deploy("default", "fuzz", environment="fuzz")
+        api.apps.deploy("default", "fuzz", runtime="python", digest="ab" * 32)
     return {
         "networks": network.id,
         "firewalls": firewall.id,
@@ -73,7 +90,9 @@ def steer(case: Any, live_ids: dict[str, str]) -> None:
     generated value, so runs stay deterministic."""
     segments = case.path.split("/")
     for name, value in list((case.path_parameters or {}).items()):
-        if len(str(value)) % 2 == 0:
+        if len(str(value)) % 2 == 0 and name in PATH_NAMES:
+            case.path_parameters[name] = PATH_NAMES[name]
+        elif len(str(value)) % 2 == 0:
             kind = PATH_KINDS.get(name) or segments[segments.index("{id}") - 1]
             case.path_parameters[name] = live_ids[kind]
     if isinstance(case.query, dict) and len(str(case.query.get("region", "x"))) % 2 == 0:
@@ -97,7 +116,11 @@ def test_every_operation_answers_as_documented(
     response = case.call_and_validate(
         base_url=fresh_emulator.api_url,
         headers={"Authorization": f"bearer {fresh_emulator.api_key}"},
-        excluded_checks=[positive_data_acceptance, negative_data_rejection],
+        excluded_checks=[
+            positive_data_acceptance,
+            negative_data_rejection,
+            *([allow_header_conformance] if case.path in OVERLAPPING else []),
+        ],
     )
     if 400 <= response.status_code < 500:
         body = response.json()

@@ -1,7 +1,9 @@
-"""The ``altostratus`` command.
+"""The ``altostratus`` command, also installed as ``cli``, the service's command-line client.
 
-It follows the service CLI's conventions: long flags only, ``--json`` on every read, never a
-prompt, exit status 0 on success and 1 on failure, and one actionable line on failure.
+Both names run the one parser: every command under either name (``cli quota`` and
+``altostratus quota`` are the same command). It follows the service CLI's rules, kept in
+``_rules``: long flags only, ``--json`` on every read, no prompt without a terminal or with
+``--yes``, exit status 0 on success and 1 on failure, and one actionable line on failure.
 """
 
 from __future__ import annotations
@@ -13,7 +15,19 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from altostratus._version import package_version
-from altostratus.cli import _emulator, _migrate, _quota, _run, _webhooks
+from altostratus.cli import (
+    _account,
+    _apps,
+    _emulator,
+    _mcp,
+    _migrate,
+    _platform,
+    _quota,
+    _run,
+    _webhooks,
+)
+from altostratus.cli._failure import PROGRAM, fail
+from altostratus.cli._rules import short_flag
 
 Command = Callable[[argparse.Namespace], int]
 
@@ -45,25 +59,34 @@ class _Version(argparse.Action):
         super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
 
     def __call__(self, parser: argparse.ArgumentParser, *args: Any) -> None:
-        print(f"altostratus {package_version()}")
+        print(f"{parser.prog} {package_version()}")
         parser.exit()
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(prog: str = "altostratus") -> argparse.ArgumentParser:
     parser = _Parser(
-        prog="altostratus",
-        description="Pulumi resources for the service's API, and a local emulator of it.",
+        prog=prog,
+        description=(
+            "The service's command-line client, Pulumi resources for the service's API, and a "
+            "local emulator of it."
+        ),
     )
     parser.add_argument("--version", action=_Version, help="show the version and exit")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for module in (_emulator, _run, _quota, _webhooks, _migrate):
+    for module in (_account, _apps, _quota, _mcp, _platform, _emulator, _run, _webhooks, _migrate):
         module.register(commands)
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+def main(argv: Sequence[str] | None = None, prog: str = "altostratus") -> int:
+    """Run the command ``argv`` (default: the process's arguments) as ``prog`` names it."""
+    PROGRAM["name"] = prog
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    short = short_flag(arguments)
+    if short is not None:
+        return fail(f"{short}: short flags do not exist; use the long flag (see {prog} --help)")
+    parser = build_parser(prog)
+    args = parser.parse_args(arguments)
     run: Command | None = getattr(args, "run", None)
     if run is None:
         parser.print_help()
@@ -83,6 +106,14 @@ def entry() -> None:
     handlers still run and open files are still flushed and closed.
     """
     code = main()
+    gc.freeze()
+    sys.exit(code)
+
+
+def cli_entry() -> None:
+    """The ``cli`` command: the same commands, named as the service's documentation names
+    them (``cli quota``)."""
+    code = main(prog="cli")
     gc.freeze()
     sys.exit(code)
 

@@ -8,26 +8,27 @@ from urllib.parse import urlsplit
 
 from altostratus.client.errors import AltostratusError, APIConnectionError, NotFoundError
 
-#: A missing key, said for the command line, which has no flag for one (the library's own
-#: message names its ``api_key`` argument and the stack config).
-NO_KEY = (
-    "no API key: set ALTOSTRATUS_API_KEY (for the local emulator: "
-    "export ALTOSTRATUS_API_KEY=local-dev-key), or CLI_API_KEY, or store a session with "
-    "`cli auth` (credentials.json in $CLI_CONFIG_DIR, default ~/.cli)"
-)
+#: The command's name as its messages start: ``altostratus``, or ``cli`` (see ``entry``).
+PROGRAM = {"name": "altostratus"}
 
 
 def fail(message: str) -> int:
     """Print one line to standard error and answer the failure status."""
-    print(f"altostratus: error: {message}", file=sys.stderr)
+    print(f"{PROGRAM['name']}: error: {message}", file=sys.stderr)
     return 1
 
 
-def fail_with(error: AltostratusError, api_url: str | None = None) -> int:
-    """One actionable line for a client error: a 404 hints at what to check, a connection
-    refused at a loopback ``api_url`` at starting the emulator."""
+def fail_with(error: AltostratusError, api_url: str | None = None, org: str | None = None) -> int:
+    """One actionable line for a client error: a 404 hints at what to check (the name and the
+    organization, for a command that worked in one), a connection refused at a loopback
+    ``api_url`` at starting the emulator."""
     message = str(error)
-    if isinstance(error, NotFoundError):
+    if isinstance(error, NotFoundError) and org is not None:
+        message += (
+            f"; check the app name and the organization ({org!r}; another one with --org or "
+            "CLI_ORG)"
+        )
+    elif isinstance(error, NotFoundError):
         message += "; check the identifier, the region and the account the API key belongs to"
     elif api_url and _refused(error) and _is_loopback(api_url):
         message += (

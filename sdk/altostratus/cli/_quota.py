@@ -1,12 +1,10 @@
-"""``altostratus quota``: the account's limits and usage."""
+"""``cli quota``: the account's plan, allowance and usage."""
 
 from __future__ import annotations
 
-import argparse
-import json
 from typing import Any
 
-from altostratus.cli._failure import NO_KEY, fail, fail_with
+from altostratus.cli._rules import Invocation, add_read, add_service_flags, command
 
 
 def register(commands: Any) -> None:
@@ -14,37 +12,21 @@ def register(commands: Any) -> None:
         "quota",
         help="show the account's quota: limits and usage",
         description=(
-            "Show the account's quota. Credentials resolve as the client's do: "
-            "ALTOSTRATUS_API_KEY, CLI_API_KEY, then the service CLI's credentials.json."
+            "Show the account's quota: each limit and its usage. Credentials resolve in the "
+            "CLI's layers: --api-url, the environment (CLI_API_URL, CLI_API_KEY), the session "
+            "of `cli auth`, the configuration of `cli setup`."
         ),
     )
-    parser.add_argument("--json", action="store_true", help="print the raw payload")
-    parser.add_argument("--api-url", help="the API's base URL (default: as configured)")
+    add_read(parser)
+    add_service_flags(parser, org=False)
     parser.set_defaults(run=run)
 
 
-def run(args: argparse.Namespace) -> int:
-    # The client (httpx, pydantic) is imported here, not with the CLI: the other commands,
-    # the emulator's above all, start without it.
-    from altostratus.client import Client, resolve_settings
-    from altostratus.client.errors import AltostratusError
-
-    try:
-        settings = resolve_settings(api_url=args.api_url, require_key=False)
-    except AltostratusError as error:
-        return fail_with(error)
-    if not settings.api_key:
-        return fail(NO_KEY)
-    try:
-        with Client(api_url=settings.api_url, max_retries=2) as client:
-            quota = client.quota.get()
-    except AltostratusError as error:
-        return fail_with(error, api_url=settings.api_url)
-    payload = quota.model_dump(mode="json", exclude_none=True)
-    if args.json:
-        print(json.dumps(payload, indent=2, sort_keys=True))
-        return 0
-    print(format_table(payload))
+@command
+def run(invocation: Invocation) -> int:
+    with invocation.client() as client:
+        quota = client.quota.get()
+    invocation.show(quota.model_dump(mode="json", exclude_none=True), format_table)
     return 0
 
 

@@ -30,13 +30,22 @@ if TYPE_CHECKING:
     from altostratus.client.errors import QuotaExceededError as QuotaExceededError
     from altostratus.client.errors import RateLimitError as RateLimitError
     from altostratus.client.errors import ServerError as ServerError
+    from altostratus.client.models import App as App
+    from altostratus.client.models import AppBuild as AppBuild
+    from altostratus.client.models import AppEnvironment as AppEnvironment
+    from altostratus.client.models import ApplicationDeployment as ApplicationDeployment
+    from altostratus.client.models import Cluster as Cluster
+    from altostratus.client.models import DeviceLogin as DeviceLogin
     from altostratus.client.models import Firewall as Firewall
     from altostratus.client.models import FirewallCreated as FirewallCreated
     from altostratus.client.models import FirewallRule as FirewallRule
     from altostratus.client.models import FirewallUpdated as FirewallUpdated
+    from altostratus.client.models import Identity as Identity
     from altostratus.client.models import LoadBalancer as LoadBalancer
     from altostratus.client.models import LoadBalancerBackend as LoadBalancerBackend
     from altostratus.client.models import LoadBalancerBackendRecord as LoadBalancerBackendRecord
+    from altostratus.client.models import LoginSession as LoginSession
+    from altostratus.client.models import LogLine as LogLine
     from altostratus.client.models import Network as Network
     from altostratus.client.models import NetworkCreated as NetworkCreated
     from altostratus.client.models import NetworkUpdated as NetworkUpdated
@@ -44,6 +53,9 @@ if TYPE_CHECKING:
     from altostratus.client.models import ObjectStoreCredential as ObjectStoreCredential
     from altostratus.client.models import ObjectStoreOwner as ObjectStoreOwner
     from altostratus.client.models import ObjectStoreStats as ObjectStoreStats
+    from altostratus.client.models import Organization as Organization
+    from altostratus.client.models import PlatformApplication as PlatformApplication
+    from altostratus.client.models import PlatformEnvironment as PlatformEnvironment
     from altostratus.client.models import Quota as Quota
     from altostratus.client.models import Region as Region
     from altostratus.client.models import ReservedIp as ReservedIp

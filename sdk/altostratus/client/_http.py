@@ -132,7 +132,8 @@ class HTTPClient:
             self._client = httpx.Client(
                 base_url=settings.api_url,
                 headers={
-                    "Authorization": f"bearer {settings.api_key}",
+                    # No key (a client made to log in, see `Client`): no Authorization at all.
+                    **({"Authorization": f"bearer {settings.api_key}"} if settings.api_key else {}),
                     "User-Agent": f"altostratus/{package_version()}",
                     "Accept": "application/json",
                 },

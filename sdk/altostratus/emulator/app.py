@@ -19,7 +19,7 @@ from typing import Any
 
 from werkzeug.wrappers import Request, Response
 
-from altostratus.emulator import admin, limits, openapi, seed
+from altostratus.emulator import admin, limits, login, openapi, seed
 from altostratus.emulator.call import Call, EventSink, Route
 from altostratus.emulator.errors import (
     EmulatorError,
@@ -94,6 +94,8 @@ class EmulatorApp:
         #: Runs a replacement of the whole state (a reset, a state import), which the state
         #: folder keeps as one change, all or nothing (set by ``Emulator`` with a state folder).
         self.replacing: Callable[[Callable[[], None]], None] = _run
+        #: ``cli auth``'s logins waiting for their approval (see ``login``).
+        self.logins = login.DeviceLogins()
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
         request = Request(environ)
@@ -101,6 +103,9 @@ class EmulatorApp:
             limit = admin.body_limit(request.path)
             response = self._buffered(environ, limit) or admin.dispatch(self, request)
             changed = response.status_code < 400
+        elif request.path in login.PATHS:
+            response = self._buffered(environ) or login.dispatch(self.logins, self.state, request)
+            changed = False
         elif request.path == "/openapi.json" and request.method in ("GET", "HEAD"):
             response = json_response(openapi.document())
             changed = False

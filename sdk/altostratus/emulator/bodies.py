@@ -28,11 +28,14 @@ from altostratus.emulator.parsers import (
     parse_backends,
     parse_balancer_options,
     parse_cidr,
+    parse_dns_label,
+    parse_dns_labels,
     parse_events,
     parse_http_url,
     parse_ipv4,
     parse_ports,
     parse_private_cidr,
+    parse_variables,
 )
 from altostratus.emulator.readers import (
     BOOLEAN,
@@ -287,7 +290,99 @@ class WebhookUpdate:
     secret: str | None = given(text())
 
 
-_ACCOUNT_WIDE = (WebhookCreate, WebhookUpdate)
+DNS_LABEL = parsed(parse_dns_label)
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlatformEnvironmentCreate:
+    """``POST /api/v1/environment``: the namespace is the organization's."""
+
+    name: str = given(DNS_LABEL, required=True)
+    namespace: str = given(text(), required=True)
+    description: str | None = given(text(blank=True))
+    clusters: tuple[str, ...] | None = given(structured(parse_dns_labels, TEXTS))
+    """The clusters the environment deploys to; none when absent (attach them later)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlatformEnvironmentUpdate:
+    """``PUT /api/v1/environment``: the environment read, changed and sent whole."""
+
+    name: str = given(DNS_LABEL, required=True)
+    namespace: str = given(text(), required=True)
+    description: str | None = given(text(blank=True))
+    clusters: tuple[str, ...] | None = given(structured(parse_dns_labels, TEXTS))
+
+
+@dataclass(frozen=True, kw_only=True)
+class ApplicationRegister:
+    """``POST /api/v1/application/register``: registering a name again updates it."""
+
+    name: str = given(DNS_LABEL, required=True)
+    namespace: str = given(text(), required=True)
+    repository: str = given(parsed(parse_http_url), required=True)
+    branch: str | None = given(text())
+    """``main`` when absent."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ApplicationDeploy:
+    """``POST /api/v1/application-deployment/deploy``: the application's one deployment, made
+    or replaced."""
+
+    application: str = given(DNS_LABEL, required=True)
+    namespace: str = given(text(), required=True)
+    environment: str = given(DNS_LABEL, required=True)
+    version: str | None = given(text())
+    """The branch's head (``HEAD``) when absent."""
+
+
+RUNTIMES = ("python", "nodejs", "go", "docker")
+VARIABLES: Schema = {"type": "object", "additionalProperties": TEXT}
+
+
+@dataclass(frozen=True, kw_only=True)
+class AppDeploy:
+    """``POST /api/v1/apps``: the application made, or given a new build of what was pushed."""
+
+    name: str = given(DNS_LABEL, required=True)
+    organization: str = given(text(), required=True)
+    runtime: str = given(choice(*RUNTIMES), required=True)
+    digest: str = given(text(), required=True)
+    """The SHA-256 of the pushed tree (its files' paths and bytes)."""
+    files: int | None = given(integer(minimum=0))
+    environment: str | None = given(DNS_LABEL)
+    """The hosting environment; ``default`` when absent."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class AppVariables:
+    """``PUT /api/v1/apps/{org}/{name}/env``: variables to set (the others are kept)."""
+
+    vars: tuple[tuple[str, str], ...] = given(structured(parse_variables, VARIABLES), required=True)
+
+
+@dataclass(frozen=True, kw_only=True)
+class AppEnvironmentCreate:
+    """``POST /api/v1/app-environments``: a hosting environment in a region."""
+
+    name: str = given(DNS_LABEL, required=True)
+    organization: str = given(text(), required=True)
+    region: str | None = given(text())
+    """The account's default region when absent."""
+
+
+_ACCOUNT_WIDE = (
+    AppDeploy,
+    AppVariables,
+    AppEnvironmentCreate,
+    WebhookCreate,
+    WebhookUpdate,
+    PlatformEnvironmentCreate,
+    PlatformEnvironmentUpdate,
+    ApplicationRegister,
+    ApplicationDeploy,
+)
 BODIES: dict[str, Body[Any]] = {
     typed.__name__: Body(typed, regional=typed not in _ACCOUNT_WIDE)
     for typed in (

@@ -49,7 +49,8 @@ Handler = Callable[..., Any]
 class Route:
     """One operation of the service: what serves it and what documents it.
 
-    ``path`` is below ``/v2`` and written as in OpenAPI (``/networks/{id}``); the handler gets the
+    ``path`` is below ``prefix`` (``/v2``; ``/api/v1`` for the platform's) and written as in
+    OpenAPI (``/networks/{id}``); the handler gets the
     path's values in their order after the ``Call``, then, for an operation with a ``body`` (the
     type of its fields, a dataclass of ``bodies``), the body read into that type. ``networking``
     routes also answer below ``/v2/vpc``. ``answer`` names a schema of ``openapi_schemas``
@@ -68,10 +69,12 @@ class Route:
     paged: bool = False
     regional: bool = True
     query: tuple[str, ...] = ()
+    prefix: str = "/v2"
+    """The API the operation belongs to: ``/v2``, or the platform's ``/api/v1``."""
 
     @property
     def prefixes(self) -> tuple[str, ...]:
-        return ("/v2/vpc", "/v2") if self.networking else ("/v2",)
+        return ("/v2/vpc", "/v2") if self.networking else (self.prefix,)
 
     @property
     def query_names(self) -> tuple[str, ...]:
@@ -98,10 +101,13 @@ class RouteTable(list[Route]):
     def update_network(call: Call, network_id: str, changes: NetworkUpdate) -> dict[str, Any]:
     """
 
-    def __init__(self, *, networking: bool = False, regional: bool = True) -> None:
+    def __init__(
+        self, *, networking: bool = False, regional: bool = True, prefix: str = "/v2"
+    ) -> None:
         super().__init__()
         self.networking = networking
         self.regional = regional
+        self.prefix = prefix
 
     def add(
         self,
@@ -126,6 +132,7 @@ class RouteTable(list[Route]):
                 paged,
                 self.regional,
                 query,
+                self.prefix,
             )
             self.append(route)
             return handler

@@ -205,6 +205,106 @@ SCHEMAS: dict[str, Schema] = {
             "default": BOOL,
         }
     ),
+    "PlatformEnvironment": closed(
+        {
+            "id": TEXT,
+            "name": TEXT,
+            "namespace": TEXT,
+            "description": TEXT,
+            "clusters": TEXTS,
+            "created_at": TEXT,
+        }
+    ),
+    "PlatformApplication": closed(
+        {
+            "id": TEXT,
+            "name": TEXT,
+            "namespace": TEXT,
+            "repository": TEXT,
+            "branch": TEXT,
+            "created_at": TEXT,
+        }
+    ),
+    "ApplicationDeployment": closed(
+        {
+            "id": TEXT,
+            "name": TEXT,
+            "namespace": TEXT,
+            "environment": TEXT,
+            "clusters": TEXTS,
+            "version": TEXT,
+            "status": choice("pending", "progressing", "healthy"),
+            "created_at": TEXT,
+            "deployed_at": TEXT,
+        }
+    ),
+    "Cluster": closed(
+        {
+            "name": TEXT,
+            "region": TEXT,
+            "organization": TEXT,
+            "kubernetes_version": TEXT,
+            "status": TEXT,
+        }
+    ),
+    "App": closed(
+        {
+            "id": TEXT,
+            "name": TEXT,
+            "organization": TEXT,
+            "environment": TEXT,
+            "runtime": TEXT,
+            "phase": choice("building", "deploying", "running"),
+            "url": TEXT,
+            "image": TEXT,
+            "builds": {
+                "type": "array",
+                "items": closed(
+                    {
+                        "number": INT,
+                        "started_at": TEXT,
+                        "reason": TEXT,
+                        "status": choice("building", "succeeded", "superseded"),
+                    }
+                ),
+            },
+            "created_at": TEXT,
+        }
+    ),
+    "AppLogs": closed(
+        {
+            "lines": {
+                "type": "array",
+                "items": closed(
+                    {"at": TEXT, "stream": choice("build", "runtime"), "message": TEXT}
+                ),
+            }
+        }
+    ),
+    "AppVariables": closed({"vars": {"type": "object", "additionalProperties": TEXT}}),
+    "AppEnvironment": closed(
+        {
+            "name": TEXT,
+            "organization": TEXT,
+            "region": TEXT,
+            "cluster": TEXT,
+            "built_in": BOOL,
+            "created_at": TEXT,
+        },
+        optional=("created_at",),
+    ),
+    "Identity": closed(
+        {
+            "id": TEXT,
+            "email": TEXT,
+            "account_id": TEXT,
+            "roles": TEXTS,
+            "organizations": {
+                "type": "array",
+                "items": closed({"name": TEXT, "role": TEXT}),
+            },
+        }
+    ),
     "Quota": closed(
         {
             "id": TEXT,

@@ -8,6 +8,7 @@ JSON value of an array or object field (in a form body, its JSON text read).
 from __future__ import annotations
 
 import ipaddress
+import re
 from ipaddress import IPv4Address, IPv4Network
 from typing import Any, TypedDict
 
@@ -159,3 +160,48 @@ def parse_events(name: str, value: Any) -> tuple[str, ...]:
     if unknown:
         raise invalid(name, f"Unknown event name(s): {', '.join(unknown)}")
     return tuple(dict.fromkeys(value))
+
+
+_DNS_LABEL = re.compile(r"^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$")
+
+
+def parse_dns_label(name: str, text: str) -> str:
+    """A platform record's name, as Kubernetes names a namespace's objects: 1 to 63 lower-case
+    letters, digits and ``-``, starting and ending with a letter or digit."""
+    if not _DNS_LABEL.match(text):
+        raise invalid(
+            name,
+            f"The parameter {name} must be 1 to 63 lower-case letters, digits and '-', "
+            f"starting and ending with a letter or digit, not {text!r}",
+        )
+    return text
+
+
+def parse_dns_labels(name: str, value: object) -> tuple[str, ...]:
+    """An array of distinct ``parse_dns_label`` names, in their order."""
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise invalid(name, f"The parameter {name} must be an array of names")
+    found: list[str] = []
+    for item in value:
+        label = parse_dns_label(name, item)
+        if label not in found:
+            found.append(label)
+    return tuple(found)
+
+
+_VARIABLE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,127}$")
+
+
+def parse_variables(name: str, value: object) -> tuple[tuple[str, str], ...]:
+    """An object of environment variables (``{"K": "v"}``): names of letters, digits and ``_``
+    not starting with a digit, text values; sorted by name."""
+    if not isinstance(value, dict):
+        raise invalid(name, f"The parameter {name} must be an object of NAME: value")
+    found = []
+    for key, text in value.items():
+        if not isinstance(key, str) or not _VARIABLE.match(key):
+            raise invalid(name, f"{key!r} is not a variable name (letters, digits and _)")
+        if not isinstance(text, str):
+            raise invalid(name, f"The value of {key} must be text")
+        found.append((key, text))
+    return tuple(sorted(found))

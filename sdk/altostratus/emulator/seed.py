@@ -168,7 +168,7 @@ def _create(app: EmulatorApp, key: str, kind: Kind, entry: dict[str, Any], where
             raise SeedError(f"{where}: another record has this id")
     body = {k: v for k, v in entry.items() if k not in ("id", "region", *_SEED_ONLY)}
     region = entry.get("region")
-    if region is not None and not isinstance(region, str):
+    if region is not None and not (isinstance(region, str) and region.isascii()):
         raise SeedError(f"{where}.region: a region's slug (LON1)")
     query = {"region": region} if region else {}
     objects = _objects(entry.get("objects") or {}, where) if kind.record is ObjectStore else {}

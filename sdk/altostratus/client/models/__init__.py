@@ -2,6 +2,16 @@
 
 from __future__ import annotations
 
+from altostratus.client.models.app import (
+    App,
+    AppBuild,
+    AppEnvironment,
+    DeviceLogin,
+    Identity,
+    LoginSession,
+    LogLine,
+    Organization,
+)
 from altostratus.client.models.firewall import Firewall, FirewallCreated, FirewallUpdated
 from altostratus.client.models.firewall_rule import FirewallRule
 from altostratus.client.models.load_balancer import (
@@ -12,19 +22,34 @@ from altostratus.client.models.load_balancer import (
 from altostratus.client.models.network import Network, NetworkCreated, NetworkUpdated
 from altostratus.client.models.object_store import ObjectStore, ObjectStoreOwner, ObjectStoreStats
 from altostratus.client.models.object_store_credential import ObjectStoreCredential
+from altostratus.client.models.platform import (
+    ApplicationDeployment,
+    Cluster,
+    PlatformApplication,
+    PlatformEnvironment,
+)
 from altostratus.client.models.quota import Quota
 from altostratus.client.models.region import Region
 from altostratus.client.models.reserved_ip import ReservedIp, ReservedIpAssignment
 from altostratus.client.models.webhook import Webhook, WebhookCreated
 
 __all__ = [
+    "App",
+    "AppBuild",
+    "AppEnvironment",
+    "ApplicationDeployment",
+    "Cluster",
+    "DeviceLogin",
     "Firewall",
     "FirewallCreated",
     "FirewallRule",
     "FirewallUpdated",
+    "Identity",
     "LoadBalancer",
     "LoadBalancerBackend",
     "LoadBalancerBackendRecord",
+    "LogLine",
+    "LoginSession",
     "Network",
     "NetworkCreated",
     "NetworkUpdated",
@@ -32,6 +57,9 @@ __all__ = [
     "ObjectStoreCredential",
     "ObjectStoreOwner",
     "ObjectStoreStats",
+    "Organization",
+    "PlatformApplication",
+    "PlatformEnvironment",
     "Quota",
     "Region",
     "ReservedIp",

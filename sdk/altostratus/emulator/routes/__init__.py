@@ -11,7 +11,7 @@ import importlib
 from collections.abc import Iterable
 
 from altostratus.emulator.call import Route, RouteTable
-from altostratus.emulator.routes import quota, regions
+from altostratus.emulator.routes import account, quota, regions
 from altostratus.emulator.state.kinds import KINDS
 
 
@@ -39,4 +39,6 @@ def kind_routes() -> list[Route]:
     return found
 
 
-ROUTES: list[Route] = with_put_for_patch([*kind_routes(), *quota.ROUTES, *regions.ROUTES])
+ROUTES: list[Route] = with_put_for_patch(
+    [*kind_routes(), *quota.ROUTES, *regions.ROUTES, *account.ROUTES]
+)

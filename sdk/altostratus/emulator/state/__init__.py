@@ -15,6 +15,9 @@ from altostratus.emulator.clock import Clock
 from altostratus.emulator.s3 import S3Bucket, S3Key
 from altostratus.emulator.state.accounts import Account, Accounts
 from altostratus.emulator.state.addresses import PublicPool
+from altostratus.emulator.state.app_environments import AppEnvironments
+from altostratus.emulator.state.application_deployments import ApplicationDeployments
+from altostratus.emulator.state.apps import Apps
 from altostratus.emulator.state.base import Effects, Store
 from altostratus.emulator.state.credentials import Credentials
 from altostratus.emulator.state.firewalls import Firewalls
@@ -23,6 +26,8 @@ from altostratus.emulator.state.kinds import KINDS, Kind
 from altostratus.emulator.state.load_balancers import LoadBalancers
 from altostratus.emulator.state.networks import Networks
 from altostratus.emulator.state.object_stores import ObjectStore, ObjectStores
+from altostratus.emulator.state.platform_applications import PlatformApplications
+from altostratus.emulator.state.platform_environments import PlatformEnvironments
 from altostratus.emulator.state.reserved_ips import ReservedIps
 from altostratus.emulator.state.webhooks import Webhook, Webhooks
 from altostratus.emulator.vocabulary import Region, region_catalogue
@@ -83,6 +88,11 @@ class State:
     load_balancers: LoadBalancers
     reserved_ips: ReservedIps
     webhooks: Webhooks
+    platform_environments: PlatformEnvironments
+    platform_applications: PlatformApplications
+    application_deployments: ApplicationDeployments
+    app_environments: AppEnvironments
+    apps: Apps
 
     def __init__(
         self,

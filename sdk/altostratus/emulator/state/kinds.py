@@ -16,12 +16,26 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from altostratus.emulator.state.app_environments import AppEnvironment, AppEnvironments
+from altostratus.emulator.state.application_deployments import (
+    ApplicationDeployment,
+    ApplicationDeployments,
+)
+from altostratus.emulator.state.apps import App, Apps
 from altostratus.emulator.state.base import Record, Store
 from altostratus.emulator.state.credentials import Credential, Credentials
 from altostratus.emulator.state.firewalls import Firewall, Firewalls
 from altostratus.emulator.state.load_balancers import LoadBalancer, LoadBalancers
 from altostratus.emulator.state.networks import Network, Networks
 from altostratus.emulator.state.object_stores import ObjectStore, ObjectStores
+from altostratus.emulator.state.platform_applications import (
+    PlatformApplication,
+    PlatformApplications,
+)
+from altostratus.emulator.state.platform_environments import (
+    PlatformEnvironment,
+    PlatformEnvironments,
+)
 from altostratus.emulator.state.reserved_ips import ReservedIp, ReservedIps
 from altostratus.emulator.state.webhooks import Webhook, Webhooks
 
@@ -65,6 +79,41 @@ KINDS: tuple[Kind, ...] = (
     ),
     Kind("reserved_ip", "reserved_ips", "reserved_ips", "/v2/vpc/ips", ReservedIps, ReservedIp),
     Kind("webhook", "webhooks", "webhooks", "/v2/webhooks", Webhooks, Webhook),
+    # The platform's records, under /api/v1 (see ``state.organizations``).
+    Kind(
+        "platform_environment",
+        "platform_environments",
+        "platform_environments",
+        "/api/v1/environment",
+        PlatformEnvironments,
+        PlatformEnvironment,
+    ),
+    Kind(
+        "platform_application",
+        "platform_applications",
+        "platform_applications",
+        "/api/v1/application/register",
+        PlatformApplications,
+        PlatformApplication,
+    ),
+    Kind(
+        "application_deployment",
+        "application_deployments",
+        "application_deployments",
+        "/api/v1/application-deployment/deploy",
+        ApplicationDeployments,
+        ApplicationDeployment,
+    ),
+    # The applications of ``cli deploy`` and the environments they run in.
+    Kind(
+        "app_environment",
+        "app_environments",
+        "app_environments",
+        "/api/v1/app-environments",
+        AppEnvironments,
+        AppEnvironment,
+    ),
+    Kind("app", "apps", "apps", "/api/v1/apps", Apps, App),
 )
 
 BY_NAME = {kind.name: kind for kind in KINDS}
