@@ -88,6 +88,8 @@ def _outcome(command: str, result: Result, failed: bool, emulator: Emulator) -> 
 def run(scenario: Scenario, engine: str, emulator: Emulator) -> list[Outcome]:
     """The scenario's steps on a reset emulator through ``engine``."""
     emulator.reset()
+    if scenario.seed is not None:
+        emulator.load_state({"accounts": [{"name": "default", **scenario.seed}]})
     outcomes: list[Outcome] = []
     config = {"altostratus:waitTimeoutSeconds": "5", **scenario.config}
     with Stack(scenario.program, emulator=emulator, config=config, engine=engine) as stack:

@@ -33,6 +33,8 @@ class Scenario:
     program: Callable[[], None]
     steps: tuple[Step, ...]
     config: dict[str, str] = field(default_factory=dict)
+    seed: dict[str, Any] | None = None
+    """What the service holds before the first step (an emulator seed's first account)."""
 
 
 def _config() -> pulumi.Config:
@@ -128,6 +130,20 @@ def outputs() -> None:
     pulumi.export("nested", {"id": network.id, "secret": pulumi.Output.secret("s3cr3t")})
 
 
+EXTERNAL = "net-external"
+"""The id of a network the service holds before the program runs (``SEEDED``)."""
+SEEDED = {"networks": [{"id": EXTERNAL, "label": "external", "cidr_v4": "10.40.0.0/24"}]}
+
+
+def get_existing() -> None:
+    network = alto.Network.get("external", EXTERNAL)
+    pulumi.export("cidr", network.cidr_v4)
+
+
+def _delete_external(client: Client) -> None:
+    client.networks.delete(EXTERNAL)
+
+
 def _relabel(label: str) -> Drift:
     def drift(client: Client) -> None:
         (network,) = [n for n in client.networks.list() if not n.default]
@@ -188,6 +204,12 @@ SCENARIOS: tuple[Scenario, ...] = (
         ),
     ),
     Scenario("stack_outputs", outputs, (UP, DESTROY)),
+    Scenario(
+        "get_of_a_gone_record",
+        get_existing,
+        (UP, Step("up", drift=_delete_external), Step("refresh"), DESTROY),
+        seed=SEEDED,
+    ),
 )
 
 

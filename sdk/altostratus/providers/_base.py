@@ -92,7 +92,9 @@ class ProviderError(Exception):
 
 def _first_get(props: dict[str, Any]) -> bool:
     """Whether a read is the first of a resource declared with ``get``: the properties are only
-    those locating it (a refresh's are the outputs the state recorded)."""
+    those locating it (a refresh's are the outputs the state recorded). Such a read fails when
+    the record is gone: the engine's read step cannot tell "gone" from the dynamic provider's
+    answer (it always carries ``__provider``), and would keep a resource with no outputs."""
     given = props.get(READ_GIVEN)
     if given is None:
         return False
@@ -330,6 +332,9 @@ class Provider(RecordHooks[RecordT], ResourceProvider):
                     raise ProviderError(self._not_there(id_, props)) from None
                 return ReadResult(id_=None, outs={})
         if self._being_removed(live):
+            if _first_get(props):
+                # The engine would keep a resource with no outputs (see _first_get): fail.
+                raise ProviderError(f"could not read {self._what(id_)}: it is being deleted")
             return ReadResult(id_=None, outs={})
         outs = self._outputs(live, props)
         if READ_GIVEN in props:
