@@ -72,7 +72,11 @@ def held(emulator: Emulator) -> dict[str, list[str]]:
 
 def _outcome(command: str, result: Result, failed: bool, emulator: Emulator) -> Outcome:
     shown = {
-        name: {"value": _mask(output.value), "secret": output.secret}
+        name: {
+            "value": _mask(output.value),
+            "secret": output.secret,
+            "secrets inside": [list(path) for path in output.secret_paths],
+        }
         for name, output in sorted(result.outputs.items())
     }
     return Outcome(
