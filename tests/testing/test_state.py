@@ -322,3 +322,15 @@ def test_a_get_of_a_record_being_deleted_fails_in_one_line(
         settings.delete_seconds = 0.0
     (error,) = failed.value.result.errors
     assert error.message.endswith(f"could not read network '{network.id}': it is being deleted")
+
+
+@pytest.mark.timeout(600)
+def test_nulls_inside_outputs_are_kept_as_the_state_keeps_them(
+    make_stack: Callable[..., Stack], engine: str
+) -> None:
+    def program() -> None:
+        alto.Firewall("edge", network_id=alto.Network("app").id)
+
+    result = make_stack(program, engine=engine).up()
+    rules = result.resources["Firewall:edge"].outputs["rules"]
+    assert rules and all("firewall_id" in rule and rule["firewall_id"] is None for rule in rules)

@@ -40,6 +40,7 @@ SUMMARY: dict[str, tuple[str, str, str]] = {
     "update": ("~", "updated", "to update"),
     "replace": ("+-", "replaced", "to replace"),
     "delete": ("-", "deleted", "to delete"),
+    "discard": ("-", "discarded", "to discard"),
     "read": (">", "read", "to read"),
     "same": (" ", "unchanged", "unchanged"),
 }

@@ -130,29 +130,31 @@ class AutomationStack:
             self.stack.remove_config(key)
         self.stack.set_all_config(values)
 
-    def run(self, command: str, on_event: EventSink | None) -> Result:
+    def run(self, command: str, on_event: EventSink | None, parallel: int | None = None) -> Result:
         """``preview``, ``up``, ``refresh`` or ``destroy``; raises ``DeploymentFailed``.
 
         Each resource's values are those of the state after the operation (before it, for a
         preview, or for what a destroy deleted).
         """
         events = EngineEvents(on_event, preview=command == "preview")
+        # Without it, the CLI's own default (four per CPU).
+        options: dict[str, Any] = {} if parallel is None else {"parallel": parallel}
         result = Result(command)
         before = self._exported()
         try:
             if command == "preview":
-                self.stack.preview(on_event=events)
+                self.stack.preview(on_event=events, **options)
             elif command == "up":
-                answer = self.stack.up(on_event=events)
+                answer = self.stack.up(on_event=events, **options)
                 inside = self._secrets_inside()
                 result.outputs = {
                     k: OutputValue(v.value, v.secret, () if v.secret else inside.get(k, ()))
                     for k, v in answer.outputs.items()
                 }
             elif command == "refresh":
-                self.stack.refresh(on_event=events)
+                self.stack.refresh(on_event=events, **options)
             else:
-                self.stack.destroy(on_event=events)
+                self.stack.destroy(on_event=events, **options)
         except self._auto.CommandError as error:
             result.failures.extend(_error_lines(str(error)))
         after = self._exported()

@@ -170,9 +170,12 @@ def run(
     stack: str,
     config: Mapping[str, ConfigValue],
     preview: bool,
+    parallel: int = PARALLEL,
 ) -> dict[str, OutputValue]:
     """Run ``program`` to its end in a fresh Pulumi runtime; the stack's outputs."""
-    return contextvars.Context().run(_run, program, monitor, project, stack, dict(config), preview)
+    return contextvars.Context().run(
+        _run, program, monitor, project, stack, dict(config), preview, parallel
+    )
 
 
 def _run(
@@ -182,10 +185,11 @@ def _run(
     stack: str,
     config: dict[str, ConfigValue],
     preview: bool,
+    parallel: int,
 ) -> dict[str, OutputValue]:
     loop = asyncio.new_event_loop()
     loop.set_exception_handler(_quiet_about_reported_failures)
-    executor = ThreadPoolExecutor(max_workers=PARALLEL * 4)
+    executor = ThreadPoolExecutor(max_workers=parallel * 4)
     loop.set_default_executor(executor)
     asyncio.set_event_loop(loop)
     _forget_earlier_runs()
@@ -200,7 +204,7 @@ def _run(
             stack=stack,
             monitor=monitor,
             engine=MockEngine(None),
-            parallel=PARALLEL,
+            parallel=parallel,
             dry_run=preview,
             organization=ORGANIZATION,
             root_directory=root,

@@ -28,7 +28,7 @@ from altostratus.testing._project import load_project_name, stack_config
 from altostratus.testing._properties import Properties, reveal, secret
 from altostratus.testing._results import DeploymentFailed, Result
 from altostratus.testing._state import STACK_TYPE, Goal, Snapshot
-from altostratus.testing._steps import Canceled, EventSink, ResourceFailed
+from altostratus.testing._steps import PARALLEL, Canceled, EventSink, ResourceFailed
 
 ENGINES = ("runner", "pulumi", "auto")
 
@@ -110,6 +110,9 @@ class Stack:
     the resources' values are those of ``pulumi stack export``, resources of other providers run
     their real providers (``other_resources`` and ``invoke`` are not used), and references name
     ``organization/<project>/<stack>``, the local backend's one organization.
+
+    ``parallel`` bounds the steps run at once by every operation, as ``--parallel`` does (by
+    default four per CPU, the engine's default).
     """
 
     def __init__(
@@ -127,6 +130,7 @@ class Stack:
         stack: str = "test",
         processes: ProviderProcesses | None = None,
         engine: str | None = None,
+        parallel: int | None = None,
     ) -> None:
         self.program: Program = Path(program) if isinstance(program, str) else program
         if project is None:
@@ -154,6 +158,9 @@ class Stack:
         self._own_processes = processes is None
         self.processes = processes or ProviderProcesses()
         self.engine = choose_engine(engine)
+        if parallel is not None and parallel < 1:
+            raise ValueError(f"parallel must be at least 1, not {parallel}")
+        self.parallel = parallel
         self._automation: AutomationStack | None = None
 
     # -- configuration ---------------------------------------------------------------------
@@ -177,13 +184,13 @@ class Stack:
     def preview(self) -> Result:
         """``pulumi preview``: check and diff with unknowns; nothing is created or changed."""
         if self.engine == "pulumi":
-            return self._automation_stack().run("preview", self.on_event)
+            return self._automation_stack().run("preview", self.on_event, self.parallel)
         return self._deploy(preview=True)
 
     def up(self) -> Result:
         """``pulumi up`` (without its preview): the program's resources made as declared."""
         if self.engine == "pulumi":
-            return self._automation_stack().run("up", self.on_event)
+            return self._automation_stack().run("up", self.on_event, self.parallel)
         return self._deploy(preview=False)
 
     def refresh(self) -> Result:
@@ -192,17 +199,17 @@ class Stack:
         the program sets), and ``Result.expect_no_changes`` says whether
         ``--expect-no-changes`` would pass."""
         if self.engine == "pulumi":
-            return self._automation_stack().run("refresh", self.on_event)
+            return self._automation_stack().run("refresh", self.on_event, self.parallel)
         process = self.processes.get(self.state.provider_config)
-        outcome = refresh(self.state, process, on_event=self.on_event)
+        outcome = refresh(self.state, process, on_event=self.on_event, parallel=self.parallel)
         return self._conclude("refresh", outcome.operations, outcome.snapshot, outcome.failures)
 
     def destroy(self) -> Result:
         """``pulumi destroy``: everything deleted, with the configuration stored in the state."""
         if self.engine == "pulumi":
-            return self._automation_stack().run("destroy", self.on_event)
+            return self._automation_stack().run("destroy", self.on_event, self.parallel)
         process = self.processes.get(self.state.provider_config)
-        outcome = destroy(self.state, process, on_event=self.on_event)
+        outcome = destroy(self.state, process, on_event=self.on_event, parallel=self.parallel)
         return self._conclude("destroy", outcome.operations, outcome.snapshot, outcome.failures)
 
     def close(self) -> None:
@@ -236,6 +243,7 @@ class Stack:
             preview=preview,
             on_event=self.on_event,
             other_provider=self._other_provider(),
+            parallel=self.parallel,
         )
         monitor = EngineMonitor(deployment, self.references, self.invoke)
         outputs: dict[str, OutputValue] = {}
@@ -248,6 +256,7 @@ class Stack:
                 stack=self.name,
                 config=self.config,
                 preview=preview,
+                parallel=self.parallel or PARALLEL,
             )
         except Exception as error:
             program_error = error
