@@ -65,7 +65,7 @@ from altostratus.client.errors import (
     NotFoundError,
     OutcomeUnknownError,
 )
-from altostratus.providers import _config, _regions, _threads
+from altostratus.providers import _config, _lifetime, _regions, _threads
 from altostratus.providers._adopt import ADOPT_ID, adopt, check_adoption, refuse_replacing
 from altostratus.providers._created import created_record, made_instead
 from altostratus.providers._inputs import NAME_PREFIX, READ_GIVEN, auto_name
@@ -121,10 +121,12 @@ class Provider(RecordHooks[RecordT], ResourceProvider):
         return (type(self), ())
 
     def configure(self, req: ConfigureRequest) -> None:
-        """Take the stack config; in the provider process, also its bound of calls at once."""
+        """Take the stack config; in the provider process, also its bound of calls at once, and
+        its end with the engine's (see ``_lifetime``)."""
         _config.configure(req.config)
         one_line_errors(debug=_config.debug())
         _threads.serve_at_once(_config.provider_threads())
+        _lifetime.end_with_engine()
 
     def _check_together(self, inputs: dict[str, Any]) -> list[CheckFailure]:
         """Rules spanning several inputs (known values only)."""
