@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
 import subprocess
 import sys
 
@@ -22,6 +25,7 @@ def test_a_provider_process_ends_once_its_engine_has_gone(emulator: Emulator) ->
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
+        start_new_session=True,  # its own group, which the test stops whatever happens
     )
     config = {"altostratus:apiUrl": emulator.api_url, "altostratus:apiKey": emulator.api_key}
     process = ProviderProcess(config, started=started)
@@ -34,6 +38,8 @@ def test_a_provider_process_ends_once_its_engine_has_gone(emulator: Emulator) ->
         started.stdout.close()  # the engine is gone: nobody reads the process's output
         assert started.wait(timeout=10) == 0
     finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(started.pid, signal.SIGKILL)
         process.close()
 
 
