@@ -6,6 +6,7 @@ account still holds (it is fast to provision, as the suite's is).
 
 from __future__ import annotations
 
+import io
 import re
 import signal
 import subprocess
@@ -19,8 +20,10 @@ from account import EXAMPLES, leftovers
 from interrupt import default_ctrl_c
 
 from altostratus.cli import _deploy, main
+from altostratus.cli._progress import Progress
 from altostratus.client import Client
 from altostratus.emulator import Emulator
+from altostratus.testing import OutputValue
 
 #: Projects an example reads through a StackReference, run before it.
 BEFORE = {"stack-composition": ["private-network"], "default-network": ["private-network"]}
@@ -243,3 +246,11 @@ def test_the_provider_process_started_early_is_the_one_the_runner_starts() -> No
     from altostratus.testing._process import ProviderProcess
 
     assert ProviderProcess.command == COMMAND
+
+
+def test_a_secret_inside_an_output_is_masked_unless_secrets_are_shown() -> None:
+    outputs = {"keys": OutputValue({"id": "AKIA-plain", "name": "ci"}, secret_paths=(("id",),))}
+    masked = Progress(io.StringIO()).outputs(outputs, preview=False)
+    assert masked == ['    keys: {"id": "[secret]", "name": "ci"}']
+    shown = Progress(io.StringIO(), show_secrets=True).outputs(outputs, preview=False)
+    assert shown == ['    keys: {"id": "AKIA-plain", "name": "ci"}']

@@ -38,8 +38,9 @@ def main() -> int:
         "Written by `python -m tests.differential`: each program of `tests/differential/"
         "programs.py` through `altostratus.testing`'s runner and through the real Pulumi engine "
         "(`tools/engine/build`), against the emulator. Compared per step: the operation per "
-        "resource, failure, whether ids were kept, stack outputs and their secretness, and what "
-        "the service holds afterwards.",
+        "resource, failure, whether ids were kept, stack outputs with their secretness and the "
+        "secrets inside them, the state (each resource's outputs, nested values and nulls "
+        "included, and its secret outputs), and what the service holds afterwards.",
         "",
         "| program | step | runner | engine | same |",
         "|---|---|---|---|---|",

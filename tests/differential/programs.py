@@ -25,6 +25,8 @@ class Step:
     command: str
     config: dict[str, str] = field(default_factory=dict)
     drift: Drift | None = None
+    fault: dict[str, Any] | None = None
+    """A fault of the service during the step (``Emulator.add_fault``'s arguments)."""
 
 
 @dataclass(frozen=True)
@@ -33,6 +35,8 @@ class Scenario:
     program: Callable[[], None]
     steps: tuple[Step, ...]
     config: dict[str, str] = field(default_factory=dict)
+    seed: dict[str, Any] | None = None
+    """What the service holds before the first step (an emulator seed's first account)."""
 
 
 def _config() -> pulumi.Config:
@@ -126,6 +130,32 @@ def outputs() -> None:
     pulumi.export("network", network)
     pulumi.export("nothing", None)
     pulumi.export("nested", {"id": network.id, "secret": pulumi.Output.secret("s3cr3t")})
+    credential = alto.ObjectStoreCredential("ci")
+    pulumi.export("keys", {"name": credential.name, "key": credential.secret_access_key})
+    pulumi.export("listed", [credential.name, credential.access_key_id])
+
+
+def firewall_rules() -> None:
+    alto.Firewall("edge", network_id=_network().id)
+
+
+def protect_replace() -> None:
+    protected = _config().get_bool("protect") is not False
+    _network(opts=pulumi.ResourceOptions(protect=protected))
+
+
+EXTERNAL = "net-external"
+"""The id of a network the service holds before the program runs (``SEEDED``)."""
+SEEDED = {"networks": [{"id": EXTERNAL, "label": "external", "cidr_v4": "10.40.0.0/24"}]}
+
+
+def get_existing() -> None:
+    network = alto.Network.get("external", EXTERNAL)
+    pulumi.export("cidr", network.cidr_v4)
+
+
+def _delete_external(client: Client) -> None:
+    client.networks.delete(EXTERNAL)
 
 
 def _relabel(label: str) -> Drift:
@@ -138,6 +168,8 @@ def _relabel(label: str) -> Drift:
 
 UP = Step("up")
 DESTROY = Step("destroy")
+NETWORKS = "/v2/vpc/networks"
+REFUSED = {"path_prefix": NETWORKS, "status": 403}
 
 SCENARIOS: tuple[Scenario, ...] = (
     Scenario("ignore_changes", ignore_changes, (UP, Step("up", {"label": "renamed"}), DESTROY)),
@@ -188,6 +220,35 @@ SCENARIOS: tuple[Scenario, ...] = (
         ),
     ),
     Scenario("stack_outputs", outputs, (UP, DESTROY)),
+    Scenario("nested_nulls", firewall_rules, (UP, Step("refresh"), DESTROY)),
+    Scenario("get_then_destroy", get_existing, (UP, DESTROY), seed=SEEDED),
+    Scenario(
+        "failed_replacement",
+        delete_before_replace,
+        (
+            UP,
+            Step("up", {"cidr": "10.30.0.0/24"}, fault={**REFUSED, "method": "DELETE"}),
+            Step("up", {"cidr": "10.30.0.0/24"}),
+            DESTROY,
+        ),
+    ),
+    Scenario(
+        "failed_create_replacement",
+        refresh_drift,
+        (UP, Step("up", {"cidr": "10.30.0.0/24"}, fault={**REFUSED, "method": "POST"}), DESTROY),
+    ),
+    Scenario("failed_refresh", refresh_drift, (UP, Step("refresh", fault=REFUSED), DESTROY)),
+    Scenario(
+        "protected_replacement",
+        protect_replace,
+        (UP, Step("up", {"cidr": "10.30.0.0/24"}), Step("up", {"protect": "false"}), DESTROY),
+    ),
+    Scenario(
+        "get_of_a_gone_record",
+        get_existing,
+        (UP, Step("up", drift=_delete_external), Step("refresh"), DESTROY),
+        seed=SEEDED,
+    ),
 )
 
 

@@ -69,7 +69,8 @@ def test_stack_outputs_are_what_the_sdk_serializes_for_the_engine(
     assert exported.value["id"] == network.id
     assert exported.value["label"] == "web"
     assert "nothing" not in result.outputs
-    assert result.outputs["nested"] == OutputValue({"size": 3, "token": "t0k3n"}, secret=False)
+    nested = OutputValue({"size": 3, "token": "t0k3n"}, secret=False, secret_paths=(("token",),))
+    assert result.outputs["nested"] == nested
     assert result.outputs["token"] == OutputValue("t0k3n", secret=True)
     assert result.outputs["organization"].value == "organization"
     assert result.outputs["loop_running"].value is True

@@ -77,3 +77,28 @@ def test_the_audit_finds_a_secret_left_plain(make_stack: Callable[..., Stack]) -
     credential.outputs["copy"] = plain_key
     assert stack.state.plain_secrets([plain_key]) == [f"{credential.urn}.outputs.copy"]
     stack.destroy()
+
+
+def nested() -> None:
+    credential = alto.ObjectStoreCredential("ci")
+    pulumi.export("keys", {"id": credential.access_key_id, "name": credential.name})
+    pulumi.export("list", [credential.name, {"key": credential.secret_access_key}])
+    pulumi.export("whole", credential.secret_access_key)
+    pulumi.export("plain", {"name": credential.name})
+
+
+def test_secrets_inside_an_output_are_marked_where_they_sit(
+    make_stack: Callable[..., Stack], engine: str
+) -> None:
+    outputs = make_stack(nested, engine=engine).up().outputs
+    keys, listed = outputs["keys"], outputs["list"]
+    assert not keys.secret and keys.holds_secret
+    assert keys.secret_paths == (("id",),)
+    assert keys.shown == {"id": "[secret]", "name": keys.value["name"]}
+    assert str(keys.value["id"]) not in str(keys.shown)
+    assert listed.secret_paths == ((1, "key"),)
+    assert listed.shown == [listed.value[0], {"key": "[secret]"}]
+    whole = outputs["whole"]
+    assert whole.secret and whole.holds_secret and whole.shown == "[secret]"
+    assert not outputs["plain"].holds_secret
+    assert outputs["plain"].shown == outputs["plain"].value

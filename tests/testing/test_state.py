@@ -272,3 +272,65 @@ def test_a_resource_moved_under_a_parent_keeps_both_of_its_urns_apart(
         "Network:app": "delete",
     }
     assert moved.resources["Tier$Network:app"].urn != moved.resources["Network:app"].urn
+
+
+@pytest.mark.timeout(600)
+def test_a_get_of_a_record_gone_fails_in_one_line_and_refresh_drops_it(
+    make_stack: Callable[..., Stack], fresh_emulator: Emulator, engine: str
+) -> None:
+    with Client(api_key=fresh_emulator.api_key, api_url=fresh_emulator.api_url) as client:
+        network = client.networks.create(label="shared", cidr_v4="10.62.0.0/24")
+
+        def program() -> None:
+            pulumi.export("cidr", alto.Network.get("shared", network.id).cidr_v4)
+
+        stack = make_stack(program, engine=engine)
+        assert stack.up().operations == {"Network:shared": "read"}
+        client.networks.delete(network.id)
+
+        with pytest.raises(DeploymentFailed) as failed:
+            stack.up()
+    (error,) = failed.value.result.errors
+    assert error.op == "read"
+    assert (
+        error.message.strip()
+        .splitlines()[-1]
+        .endswith(
+            f"could not read network '{network.id}': it does not exist in LON1 (the configured "
+            "region: get looks there when given no region)"
+        )
+    )
+    assert stack.refresh().operations == {"Network:shared": "delete"}
+
+
+def test_a_get_of_a_record_being_deleted_fails_in_one_line(
+    make_stack: Callable[..., Stack], fresh_emulator: Emulator
+) -> None:
+    settings = fresh_emulator.state.settings
+    settings.delete_seconds = 3600
+    try:
+        with Client(api_key=fresh_emulator.api_key, api_url=fresh_emulator.api_url) as client:
+            network = client.networks.create(label="leaving", cidr_v4="10.63.0.0/24")
+            client.networks.delete(network.id)
+
+        def program() -> None:
+            alto.Network.get("leaving", network.id)
+
+        with pytest.raises(DeploymentFailed) as failed:
+            make_stack(program).up()
+    finally:
+        settings.delete_seconds = 0.0
+    (error,) = failed.value.result.errors
+    assert error.message.endswith(f"could not read network '{network.id}': it is being deleted")
+
+
+@pytest.mark.timeout(600)
+def test_nulls_inside_outputs_are_kept_as_the_state_keeps_them(
+    make_stack: Callable[..., Stack], engine: str
+) -> None:
+    def program() -> None:
+        alto.Firewall("edge", network_id=alto.Network("app").id)
+
+    result = make_stack(program, engine=engine).up()
+    rules = result.resources["Firewall:edge"].outputs["rules"]
+    assert rules and all("firewall_id" in rule and rule["firewall_id"] is None for rule in rules)

@@ -41,6 +41,7 @@ SUMMARY: dict[str, tuple[str, str, str]] = {
     "update": ("~", "updated", "to update"),
     "replace": ("+-", "replaced", "to replace"),
     "delete": ("-", "deleted", "to delete"),
+    "discard": ("-", "discarded", "to discard"),
     "read": (">", "read", "to read"),
     "same": (" ", "unchanged", "unchanged"),
 }
@@ -123,9 +124,15 @@ class Progress:
     def outputs(self, outputs: Mapping[str, OutputValue], *, preview: bool) -> list[str]:
         width = max(len(name) for name in outputs)
         return [
-            f"    {name:<{width}}: {self.value(output.value, output.secret, preview=preview)}"
+            f"    {name:<{width}}: {self.value(shown, output.secret, preview=preview)}"
             for name, output in sorted(outputs.items())
+            for shown in [self._shown(output)]
         ]
+
+    def _shown(self, output: OutputValue) -> Any:
+        """The value, with the secrets inside it masked unless secrets are shown."""
+        hidden = not (self.show_secrets or output.secret)
+        return output.shown if hidden else output.value
 
     def value(self, value: Any, secret: bool, *, preview: bool) -> str:
         if preview and value is None:

@@ -65,7 +65,7 @@ from altostratus.client.errors import (
     NotFoundError,
     OutcomeUnknownError,
 )
-from altostratus.providers import _config, _progress, _regions, _threads
+from altostratus.providers import _config, _lifetime, _progress, _regions, _threads
 from altostratus.providers._adopt import ADOPT_ID, adopt, check_adoption, refuse_replacing
 from altostratus.providers._created import created_record, made_instead
 from altostratus.providers._inputs import NAME_PREFIX, READ_GIVEN, auto_name
@@ -100,7 +100,9 @@ class ProviderError(Exception):
 
 def _first_get(props: dict[str, Any]) -> bool:
     """Whether a read is the first of a resource declared with ``get``: the properties are only
-    those locating it (a refresh's are the outputs the state recorded)."""
+    those locating it (a refresh's are the outputs the state recorded). Such a read fails when
+    the record is gone: the engine's read step cannot tell "gone" from the dynamic provider's
+    answer (it always carries ``__provider``), and would keep a resource with no outputs."""
     given = props.get(READ_GIVEN)
     if given is None:
         return False
@@ -127,10 +129,12 @@ class Provider(RecordHooks[RecordT], ResourceProvider):
         return (type(self), ())
 
     def configure(self, req: ConfigureRequest) -> None:
-        """Take the stack config; in the provider process, also its bound of calls at once."""
+        """Take the stack config; in the provider process, also its bound of calls at once, and
+        its end with the engine's (see ``_lifetime``)."""
         _config.configure(req.config)
         one_line_errors(debug=_config.debug())
         _threads.serve_at_once(_config.provider_threads())
+        _lifetime.end_with_engine()
 
     def _check_together(self, inputs: dict[str, Any]) -> list[CheckFailure]:
         """Rules spanning several inputs (known values only)."""
@@ -340,6 +344,9 @@ class Provider(RecordHooks[RecordT], ResourceProvider):
                     raise ProviderError(self._not_there(id_, props)) from None
                 return ReadResult(id_=None, outs={})
         if self._being_removed(live):
+            if _first_get(props):
+                # The engine would keep a resource with no outputs (see _first_get): fail.
+                raise ProviderError(f"could not read {self._what(id_)}: it is being deleted")
             return ReadResult(id_=None, outs={})
         outs = self._outputs(live, props)
         if READ_GIVEN in props:

@@ -18,15 +18,23 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from altostratus._pulumi_format import SECRET_SIGNATURE
 from altostratus.testing._engine_events import (
     EngineEvents,
     exported_resource,
     is_engine_own,
     refresh_operations,
 )
-from altostratus.testing._program import ConfigValue, OutputValue, full_key
+from altostratus.testing._program import (
+    ConfigValue,
+    OutputPath,
+    OutputValue,
+    full_key,
+    secret_paths,
+)
 from altostratus.testing._properties import is_secret, reveal
 from altostratus.testing._results import DeploymentFailed, ResourceResult, Result, resource_keys
+from altostratus.testing._state import STACK_TYPE
 from altostratus.testing._steps import EventSink
 
 PASSPHRASE = "altostratus-testing"
@@ -122,27 +130,31 @@ class AutomationStack:
             self.stack.remove_config(key)
         self.stack.set_all_config(values)
 
-    def run(self, command: str, on_event: EventSink | None) -> Result:
+    def run(self, command: str, on_event: EventSink | None, parallel: int | None = None) -> Result:
         """``preview``, ``up``, ``refresh`` or ``destroy``; raises ``DeploymentFailed``.
 
         Each resource's values are those of the state after the operation (before it, for a
         preview, or for what a destroy deleted).
         """
         events = EngineEvents(on_event, preview=command == "preview")
+        # Without it, the CLI's own default (four per CPU).
+        options: dict[str, Any] = {} if parallel is None else {"parallel": parallel}
         result = Result(command)
         before = self._exported()
         try:
             if command == "preview":
-                self.stack.preview(on_event=events)
+                self.stack.preview(on_event=events, **options)
             elif command == "up":
-                answer = self.stack.up(on_event=events)
+                answer = self.stack.up(on_event=events, **options)
+                inside = self._secrets_inside()
                 result.outputs = {
-                    k: OutputValue(v.value, v.secret) for k, v in answer.outputs.items()
+                    k: OutputValue(v.value, v.secret, () if v.secret else inside.get(k, ()))
+                    for k, v in answer.outputs.items()
                 }
             elif command == "refresh":
-                self.stack.refresh(on_event=events)
+                self.stack.refresh(on_event=events, **options)
             else:
-                self.stack.destroy(on_event=events)
+                self.stack.destroy(on_event=events, **options)
         except self._auto.CommandError as error:
             result.failures.extend(_error_lines(str(error)))
         after = self._exported()
@@ -163,6 +175,19 @@ class AutomationStack:
             raise DeploymentFailed(result)
         return result
 
+    def _secrets_inside(self) -> dict[str, tuple[OutputPath, ...]]:
+        """Where the state marks secrets inside each stack output (``pulumi stack output``
+        prints ``"[secret]"`` there)."""
+        deployment = self.stack.export_stack().deployment or {}
+        for res in deployment.get("resources") or []:
+            if res["type"] == STACK_TYPE:
+                outputs = res.get("outputs") or {}
+                return {
+                    key: tuple(secret_paths(value, _marked_secret))
+                    for key, value in outputs.items()
+                }
+        return {}
+
     def _exported(self) -> dict[str, ResourceResult]:
         deployment = self.stack.export_stack().deployment or {}
         return {
@@ -170,6 +195,10 @@ class AutomationStack:
             for res in deployment.get("resources") or []
             if not is_engine_own(res["type"])
         }
+
+
+def _marked_secret(value: Any) -> bool:
+    return isinstance(value, dict) and SECRET_SIGNATURE in value
 
 
 def _error_lines(text: str) -> list[str]:

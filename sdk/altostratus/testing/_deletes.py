@@ -4,7 +4,8 @@
 A delete that is not part of a replacement refuses a protected resource before any provider
 call (``deleteProtectedError``); the step executor goes on past that refusal, so every protected
 resource is reported and the other deletes still run (``stepExecutor.cancelDueToError`` in
-``step_executor.go``). A preview calls no provider. A resource read with ``get`` (external), one
+``step_executor.go``). A preview calls no provider. A resource read with ``get`` (external: its
+step is ``discard``), one
 with ``retain_on_delete``, or one ``deleted_with`` a resource this operation also deletes is
 dropped from the state without a provider call, as is one a delete-before-replace already
 deleted (``RemovePendingReplaceStep``).
@@ -19,7 +20,14 @@ from altostratus.testing._ledger import Ledger
 from altostratus.testing._process import ProviderProcess
 from altostratus.testing._properties import reveal
 from altostratus.testing._state import ResourceState, Snapshot, is_dynamic
-from altostratus.testing._steps import Canceled, ResourceFailed, Steps, antichains, in_parallel
+from altostratus.testing._steps import (
+    PARALLEL,
+    Canceled,
+    ResourceFailed,
+    Steps,
+    antichains,
+    in_parallel,
+)
 
 
 class DeleteProtected(ResourceFailed):
@@ -51,6 +59,10 @@ def delete_one(
     if not replacing and res.protect:
         with steps.step(op, res.urn, res.type):
             raise DeleteProtected(res.urn)
+    if res.external and not replacing:
+        # ``DeleteStep.Op``: a resource read with ``get`` is discarded, no provider call.
+        with steps.step("discard", res.urn, res.type):
+            return
     if steps.preview or res.external or res.retain_on_delete or res.pending_replacement:
         return
     if res.deleted_with and res.deleted_with in deleting:
@@ -71,7 +83,9 @@ class Deleted:
 
 
 def delete_in_order(
-    condemned: Sequence[ResourceState], delete: Callable[[ResourceState], None]
+    condemned: Sequence[ResourceState],
+    delete: Callable[[ResourceState], None],
+    workers: int = PARALLEL,
 ) -> Deleted:
     """Run ``delete`` over ``condemned``, dependents first, each antichain in parallel.
 
@@ -82,7 +96,7 @@ def delete_in_order(
     batches = antichains(condemned)
     for index, batch in enumerate(batches):
         stopped = False
-        for res, result in zip(batch, in_parallel(delete, batch), strict=True):
+        for res, result in zip(batch, in_parallel(delete, batch, workers), strict=True):
             if isinstance(result, Canceled):
                 outcome.left.append(res)  # not deleted: an earlier step failed
             elif isinstance(result, BaseException):
@@ -146,12 +160,14 @@ class DeferredDeletes(Ledger):
             )
 
         outcome = delete_in_order(
-            [res for res in condemned if not self.preview or not res.delete], delete
+            [res for res in condemned if not self.preview or not res.delete],
+            delete,
+            self.steps.parallel,
         )
         self.failures += outcome.failures
         for res in outcome.deleted:
             if not res.delete:
-                self.operations.setdefault(res.urn, "delete")
+                self.operations.setdefault(res.urn, "discard" if res.external else "delete")
         if self.preview:
             return self.old
         kept = [res for res in self.old.resources if any(res is o for o in outcome.left)]

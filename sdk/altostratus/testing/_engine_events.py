@@ -34,7 +34,6 @@ _SHOWN = {
     "delete-replaced": "replace",
     "discard-replaced": "replace",
     "replace": "replace",
-    "discard": "delete",
     "read-replacement": "read",
 }
 _STATUS = {
@@ -127,7 +126,8 @@ class EngineEvents:
             # ``stepExecutor`` reports the step's error as a diagnostic before the event.
             message = self._diagnosed.get(meta.urn, "failed")
             self.errors.append(Failure(meta.urn, meta.type, op, message))
-        if op != "refresh":
+        if op != "refresh" or status == "failed":
+            # A refresh's operation is its result (``refresh_operations``), unless it failed.
             self.operations[meta.urn] = (meta.type, _SHOWN.get(op, op))
         if self.on_event is not None:
             self.on_event(StepEvent(op, meta.urn, meta.type, status, elapsed, preview=self.preview))

@@ -39,12 +39,13 @@ class Ledger:
         preview: bool = False,
         on_event: EventSink | None = None,
         other_provider: OtherProvider | None = None,
+        parallel: int | None = None,
     ) -> None:
         self.old = old.copy()
         self.process = process
         self.config = config
         self.preview = preview
-        self.steps = Steps(on_event, preview=preview)
+        self.steps = Steps(on_event, preview=preview, parallel=parallel)
         self.other_provider = other_provider or _supplied_nothing
         self.aliases = Aliases()
         self._lock = threading.Lock()

@@ -83,15 +83,19 @@ def _drifted(process: ProviderProcess, old: ResourceState, new: ResourceState) -
 
 
 def refresh(
-    snapshot: Snapshot, process: ProviderProcess, *, on_event: EventSink | None = None
+    snapshot: Snapshot,
+    process: ProviderProcess,
+    *,
+    on_event: EventSink | None = None,
+    parallel: int | None = None,
 ) -> Outcome:
     """Every resource read at once (``GenerateRefreshes`` makes one independent step each).
 
     A component, or a resource a delete-before-replace already deleted, is not read and stays
     the same."""
-    steps = Steps(on_event, preview=False)
+    steps = Steps(on_event, preview=False, parallel=parallel)
     targets = [res for res in snapshot.resources if _managed(res)]
-    results = in_parallel(lambda res: refresh_step(process, steps, res), targets)
+    results = in_parallel(lambda res: refresh_step(process, steps, res), targets, steps.parallel)
     refreshed = {id(res): result for res, result in zip(targets, results, strict=True)}
     outcome = Outcome(Snapshot([], dict(snapshot.provider_config)))
     for res in snapshot.resources:
@@ -113,7 +117,11 @@ def refresh(
 
 
 def destroy(
-    snapshot: Snapshot, process: ProviderProcess, *, on_event: EventSink | None = None
+    snapshot: Snapshot,
+    process: ProviderProcess,
+    *,
+    on_event: EventSink | None = None,
+    parallel: int | None = None,
 ) -> Outcome:
     """Every resource deleted, dependents first, each antichain in parallel.
 
@@ -122,14 +130,15 @@ def destroy(
     stack is only forgotten. After a failed delete the engine stops; what is left stays in the
     state.
     """
-    steps = Steps(on_event, preview=False)
+    steps = Steps(on_event, preview=False, parallel=parallel)
     deleting = {res.urn for res in snapshot.resources}
     done = delete_in_order(
         snapshot.resources,
         lambda res: delete_one(process, steps, res, op="delete", deleting=deleting),
+        steps.parallel,
     )
     outcome = Outcome(Snapshot([], dict(snapshot.provider_config)), failures=done.failures)
-    outcome.operations = {res.urn: "delete" for res in done.deleted}
+    outcome.operations = {res.urn: "discard" if res.external else "delete" for res in done.deleted}
     outcome.snapshot.resources = [r for r in snapshot.resources if any(r is o for o in done.left)]
     if not outcome.snapshot.resources:
         outcome.snapshot.provider_config = {}

@@ -53,12 +53,68 @@ class ConfigValue:
     secret: bool = False
 
 
+SECRET_SHOWN = "[secret]"
+"""What ``pulumi stack output`` prints in place of a secret (without ``--show-secrets``)."""
+
+OutputPath = tuple[str | int, ...]
+"""Where a value sits inside an output: object keys and list indexes."""
+
+
 @dataclass(frozen=True)
 class OutputValue:
-    """A stack output and whether it is a secret (as ``pulumi.automation.OutputValue``)."""
+    """A stack output and whether it is a secret (as ``pulumi.automation.OutputValue``).
+
+    ``value`` is plain; ``secret`` says the whole output is secret, ``secret_paths`` where
+    secrets sit inside an output that is not (a dict or list holding a secret resource output),
+    as the engine's state marks them. ``shown`` is the value as ``pulumi stack output --json``
+    prints it, ``"[secret]"`` in each of those places; ``holds_secret`` whether any is there."""
 
     value: Any
     secret: bool = False
+    secret_paths: tuple[OutputPath, ...] = ()
+
+    @property
+    def holds_secret(self) -> bool:
+        return self.secret or bool(self.secret_paths)
+
+    @property
+    def shown(self) -> Any:
+        if self.secret:
+            return SECRET_SHOWN
+        shown = self.value
+        for path in self.secret_paths:
+            shown = _masked(shown, path)
+        return shown
+
+
+def _masked(value: Any, path: OutputPath) -> Any:
+    """``value`` (not changed) with ``"[secret]"`` at ``path``."""
+    if not path:
+        return SECRET_SHOWN
+    head, rest = path[0], path[1:]
+    if isinstance(value, dict) and head in value:
+        return {**value, head: _masked(value[head], rest)}
+    if isinstance(value, list) and isinstance(head, int) and 0 <= head < len(value):
+        return [_masked(item, rest) if i == head else item for i, item in enumerate(value)]
+    return value
+
+
+def secret_paths(
+    value: Any, marked: Callable[[Any], bool], path: OutputPath = ()
+) -> list[OutputPath]:
+    """The paths of the values ``marked`` secret inside ``value`` (not its own mark)."""
+    found: list[OutputPath] = []
+    items: list[tuple[str | int, Any]] = []
+    if isinstance(value, dict):
+        items = [(k, v) for k, v in value.items() if k != RESOURCE_MARK]
+    elif isinstance(value, list):
+        items = list(enumerate(value))
+    for key, item in items:
+        if marked(item):
+            found.append((*path, key))
+        else:
+            found += secret_paths(item, marked, (*path, key))
+    return sorted(found, key=str)
 
 
 def full_key(project: str, key: str) -> str:
@@ -80,14 +136,18 @@ def stack_outputs(registered: Mapping[str, Any]) -> dict[str, OutputValue]:
 
     ``LocalWorkspace.stack_outputs`` runs ``pulumi stack output --json`` with and without
     ``--show-secrets``: an output is secret when the masked value is ``"[secret]"`` as a whole,
-    so a secret nested in a plain object leaves the output plain. The JSON writes integral
+    so a secret nested in a plain object leaves the output plain; its place is kept in
+    ``secret_paths``. The JSON writes integral
     numbers without a fraction and objects' keys in order. A preview's values not known yet are
     None.
     """
-    return {
-        key: OutputValue(_as_json(registered[key]), is_secret(registered[key]))
-        for key in sorted(registered)
-    }
+    outputs = {}
+    for key in sorted(registered):
+        value = registered[key]
+        whole = is_secret(value)
+        inside = () if whole else tuple(secret_paths(value, is_secret))
+        outputs[key] = OutputValue(_as_json(value), whole, inside)
+    return outputs
 
 
 def _as_json(value: Any) -> Any:
@@ -110,9 +170,12 @@ def run(
     stack: str,
     config: Mapping[str, ConfigValue],
     preview: bool,
+    parallel: int = PARALLEL,
 ) -> dict[str, OutputValue]:
     """Run ``program`` to its end in a fresh Pulumi runtime; the stack's outputs."""
-    return contextvars.Context().run(_run, program, monitor, project, stack, dict(config), preview)
+    return contextvars.Context().run(
+        _run, program, monitor, project, stack, dict(config), preview, parallel
+    )
 
 
 def _run(
@@ -122,10 +185,11 @@ def _run(
     stack: str,
     config: dict[str, ConfigValue],
     preview: bool,
+    parallel: int,
 ) -> dict[str, OutputValue]:
     loop = asyncio.new_event_loop()
     loop.set_exception_handler(_quiet_about_reported_failures)
-    executor = ThreadPoolExecutor(max_workers=PARALLEL * 4)
+    executor = ThreadPoolExecutor(max_workers=parallel * 4)
     loop.set_default_executor(executor)
     asyncio.set_event_loop(loop)
     _forget_earlier_runs()
@@ -140,7 +204,7 @@ def _run(
             stack=stack,
             monitor=monitor,
             engine=MockEngine(None),
-            parallel=PARALLEL,
+            parallel=parallel,
             dry_run=preview,
             organization=ORGANIZATION,
             root_directory=root,

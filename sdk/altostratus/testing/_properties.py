@@ -23,6 +23,10 @@ from pulumi.runtime import rpc
 Properties = dict[str, Any]
 
 UNKNOWN: str = rpc.UNKNOWN
+SIGNATURE_KEY = "4dabf18193072939515e22adb298388d"
+"""The key of the wire's special objects (``rpc._special_sig_key``)."""
+SECRET_SIGNATURE = "1b47061264138c4ac30d75fd1eb44270"
+"""Its value in a secret (``rpc._special_secret_sig``)."""
 
 
 def secret(value: Any) -> Any:
@@ -122,8 +126,31 @@ def to_struct(props: Mapping[str, Any]) -> struct_pb2.Struct:
 
 
 def from_struct(struct: struct_pb2.Struct) -> Properties:
-    """Properties off the wire, unknowns (preview) kept unknown and secrets kept marked."""
-    return dict(rpc.deserialize_properties(struct, keep_unknowns=True))
+    """Properties off the wire, unknowns (preview) kept unknown and secrets kept marked.
+
+    As ``rpc.deserialize_properties``, but a null inside an object or a list is kept, as the
+    engine keeps it in the state (only a property that is null as a whole is left out)."""
+    found = {key: _from_wire(value) for key, value in struct.items()}
+    return {key: value for key, value in found.items() if value is not None}
+
+
+def _from_wire(value: Any) -> Any:
+    if isinstance(value, struct_pb2.ListValue):
+        items = [_from_wire(item) for item in value]
+        if any(is_secret(item) for item in items):
+            # The SDK marks the whole list, as ``rpc.deserialize_property`` does.
+            return secret([rpc.unwrap_rpc_secret(item) for item in items])
+        return items
+    if not isinstance(value, struct_pb2.Struct):
+        return rpc.deserialize_property(value, keep_unknowns=True)
+    if SIGNATURE_KEY not in value:
+        props = {key: _from_wire(item) for key, item in value.items()}
+        if any(is_secret(item) for item in props.values()):
+            return secret({key: rpc.unwrap_rpc_secret(item) for key, item in props.items()})
+        return props
+    if value[SIGNATURE_KEY] == SECRET_SIGNATURE:
+        return secret(_from_wire(value["value"]) if "value" in value else None)
+    return rpc.deserialize_property(value, keep_unknowns=True)  # an asset, archive, resource...
 
 
 def plain_secrets(props: Any, values: Iterable[str], path: str = "") -> list[str]:

@@ -125,7 +125,9 @@ class Replacements(Ledger):
     def _replace(self, goal: Goal, old: ResourceState, diff: DiffAnswer) -> tuple[str, Properties]:
         if goal.protect and old.protect:
             # Unprotecting and replacing in one update is allowed: both must be protected.
-            refused = ResourceFailed(goal.urn, "replace", PROTECTED_REPLACE.format(urn=goal.urn))
+            # The step generator refuses it before any step starts: no operation is reported.
+            message = PROTECTED_REPLACE.format(urn=goal.urn)
+            refused = ResourceFailed(goal.urn, "replace", message, started=False)
             if not self.preview:
                 raise refused
             with self._lock:

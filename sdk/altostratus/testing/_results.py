@@ -17,8 +17,14 @@ from altostratus.testing._steps import ResourceFailed
 PROVIDER_KEY = "__provider"
 NAME_PREFIX = "__name_prefix"
 READ_GIVEN = "__read"
-STEP_OPERATIONS = frozenset({"create", "update", "delete", "replace", "read", "import"})
-"""The operations of a step the engine starts (and reports) before the provider answers."""
+STEP_OPERATIONS = {
+    **{op: op for op in ("create", "update", "delete", "replace", "read", "import", "discard")},
+    "create-replacement": "replace",
+    "delete-replaced": "replace",
+    "refresh": "refresh",
+}
+"""The steps the engine starts (and reports) before the provider answers, by the operation a
+``Result`` names for them: a failed step still names its resource."""
 
 
 def resource_key(urn: str) -> str:
@@ -139,10 +145,11 @@ class Result:
     """The answer of ``preview``, ``up``, ``refresh`` or ``destroy``.
 
     ``resources`` is keyed by ``<Type>:<name>``; each resource's ``op`` is ``create``, ``same``,
-    ``update``, ``replace``, ``delete`` or ``read``. ``outputs`` are the stack's outputs
-    (``up`` and ``preview`` only; a preview gives None for values not known yet). ``failures``
-    has one line per failure, ``errors`` the same failures as ``Failure`` records, and
-    ``check_failures`` the properties refused.
+    ``update``, ``replace``, ``delete``, ``read``, ``discard`` (a resource read with ``get``
+    forgotten, not deleted) or ``refresh`` (a failed refresh step). ``outputs`` are the stack's
+    outputs (``up`` and ``preview`` only; a preview gives None for values not known yet).
+    ``failures`` has one line per failure, ``errors`` the same failures as ``Failure`` records,
+    and ``check_failures`` the properties refused.
     """
 
     command: str
@@ -186,8 +193,9 @@ class Result:
         # events report it (a ``ResourcePreEvent``, then a ``ResOpFailedEvent``).
         operations = dict(operations)
         for failed in failures:
-            if failed.op in STEP_OPERATIONS and failed.urn not in operations:
-                operations[failed.urn] = failed.op
+            shown = STEP_OPERATIONS.get(failed.op)
+            if shown and failed.started and failed.urn not in operations:
+                operations[failed.urn] = shown
         latest = {res.urn: res for res in before.resources if not res.delete}
         latest.update({res.urn: res for res in after.resources if not res.delete})
         keys = resource_keys(operations)

@@ -6,7 +6,9 @@ import json
 import os
 import subprocess
 import threading
-from collections.abc import Callable, Mapping
+from collections import Counter, OrderedDict
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -28,9 +30,11 @@ from altostratus.testing._project import load_project_name, stack_config
 from altostratus.testing._properties import Properties, reveal, secret
 from altostratus.testing._results import DeploymentFailed, Result
 from altostratus.testing._state import STACK_TYPE, Goal, Snapshot
-from altostratus.testing._steps import Canceled, EventSink, ResourceFailed
+from altostratus.testing._steps import PARALLEL, Canceled, EventSink, ResourceFailed
 
 ENGINES = ("runner", "pulumi", "auto")
+PROVIDER_KEYS = "altostratus:"
+"""The namespace of the configuration the provider reads."""
 
 
 def choose_engine(engine: str | None) -> str:
@@ -52,17 +56,37 @@ OtherResources = Callable[[str, str, dict[str, Any]], Mapping[str, Any]]
 """Outputs of a resource of another provider, given its type token, name and inputs."""
 
 
-class ProviderProcesses:
-    """Provider processes by configuration, started on first use and shared by stacks.
+PROCESS_LIMIT = 4
+"""Provider processes a ``ProviderProcesses`` keeps running at most (about 65 MiB each)."""
 
-    The provider process configures itself once, so each distinct configuration gets its own
-    process, as the engine loads a provider plugin per provider configuration.
+
+class ProviderProcesses:
+    """Provider processes by the provider's configuration, started on first use and shared by
+    stacks.
+
+    The provider process configures itself once, so each distinct configuration of the provider
+    (the ``altostratus:*`` keys, all it reads) gets its own process, as the engine loads a
+    provider plugin per provider configuration; stacks whose configurations differ only in other
+    keys share one. At most ``limit`` run at once: when another is needed, the least recently
+    used one that no operation is using is stopped (a later operation that needs it starts it
+    again).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, limit: int = PROCESS_LIMIT) -> None:
+        if limit < 1:
+            raise ValueError(f"limit must be at least 1, not {limit}")
+        self.limit = limit
         self._lock = threading.Lock()
-        self._processes: dict[tuple[tuple[str, str], ...], ProviderProcess] = {}
+        # Least recently used first.
+        self._processes: OrderedDict[tuple[tuple[str, str], ...], ProviderProcess] = OrderedDict()
+        self._in_use: Counter[ProviderProcess] = Counter()
         self._spare: subprocess.Popen[bytes] | None = None
+
+    @property
+    def running(self) -> int:
+        """How many provider processes run (or start) now."""
+        with self._lock:
+            return len(self._processes)
 
     def warm(self, started: subprocess.Popen[bytes] | None = None) -> None:
         """Start a provider process now (or take ``started``, one of ``ProviderProcess.launch``'s
@@ -73,18 +97,58 @@ class ProviderProcesses:
                 self._spare = started or ProviderProcess.launch()
 
     def get(self, config: Properties) -> ProviderProcess:
-        plain = reveal(config)
-        key = tuple(sorted((str(k), str(v)) for k, v in plain.items()))
+        """The process of the provider configuration in ``config`` (started if need be)."""
+        return self._take(config, pin=False)
+
+    @contextmanager
+    def using(self, config: Properties) -> Iterator[ProviderProcess]:
+        """``get``, the process kept from eviction while the block runs (an operation)."""
+        process = self._take(config, pin=True)
+        try:
+            yield process
+        finally:
+            with self._lock:
+                self._in_use[process] -= 1
+                if self._in_use[process] <= 0:
+                    del self._in_use[process]
+                evicted = self._evict()
+            for old in evicted:
+                old.close()
+
+    def _take(self, config: Properties, *, pin: bool) -> ProviderProcess:
+        plain = {str(k): v for k, v in reveal(config).items() if str(k).startswith(PROVIDER_KEYS)}
+        key = tuple(sorted((k, str(v)) for k, v in plain.items()))
+        evicted: list[ProviderProcess] = []
         with self._lock:
             process = self._processes.get(key)
-            if process is None:
+            if process is not None:
+                self._processes.move_to_end(key)
+            else:
                 spare, self._spare = self._spare, None
                 process = self._processes[key] = ProviderProcess(plain, started=spare)
-            return process
+                evicted = self._evict()
+            if pin:
+                self._in_use[process] += 1
+        for old in evicted:
+            old.close()
+        return process
+
+    def _evict(self) -> list[ProviderProcess]:
+        """Drop the least recently used idle processes beyond the limit (under the lock); the
+        caller closes them."""
+        evicted: list[ProviderProcess] = []
+        for key, process in list(self._processes.items()):
+            if len(self._processes) <= self.limit:
+                break
+            if self._in_use[process] == 0 and key != next(reversed(self._processes)):
+                del self._processes[key]
+                evicted.append(process)
+        return evicted
 
     def close(self) -> None:
         with self._lock:
-            processes, self._processes = list(self._processes.values()), {}
+            processes = list(self._processes.values())
+            self._processes.clear()
             spare, self._spare = self._spare, None
         for process in processes:
             process.close()
@@ -110,6 +174,9 @@ class Stack:
     the resources' values are those of ``pulumi stack export``, resources of other providers run
     their real providers (``other_resources`` and ``invoke`` are not used), and references name
     ``organization/<project>/<stack>``, the local backend's one organization.
+
+    ``parallel`` bounds the steps run at once by every operation, as ``--parallel`` does (by
+    default four per CPU, the engine's default).
     """
 
     def __init__(
@@ -127,6 +194,7 @@ class Stack:
         stack: str = "test",
         processes: ProviderProcesses | None = None,
         engine: str | None = None,
+        parallel: int | None = None,
     ) -> None:
         self.program: Program = Path(program) if isinstance(program, str) else program
         if project is None:
@@ -154,6 +222,9 @@ class Stack:
         self._own_processes = processes is None
         self.processes = processes or ProviderProcesses()
         self.engine = choose_engine(engine)
+        if parallel is not None and parallel < 1:
+            raise ValueError(f"parallel must be at least 1, not {parallel}")
+        self.parallel = parallel
         self._automation: AutomationStack | None = None
 
     # -- configuration ---------------------------------------------------------------------
@@ -177,13 +248,13 @@ class Stack:
     def preview(self) -> Result:
         """``pulumi preview``: check and diff with unknowns; nothing is created or changed."""
         if self.engine == "pulumi":
-            return self._automation_stack().run("preview", self.on_event)
+            return self._automation_stack().run("preview", self.on_event, self.parallel)
         return self._deploy(preview=True)
 
     def up(self) -> Result:
         """``pulumi up`` (without its preview): the program's resources made as declared."""
         if self.engine == "pulumi":
-            return self._automation_stack().run("up", self.on_event)
+            return self._automation_stack().run("up", self.on_event, self.parallel)
         return self._deploy(preview=False)
 
     def refresh(self) -> Result:
@@ -192,17 +263,17 @@ class Stack:
         the program sets), and ``Result.expect_no_changes`` says whether
         ``--expect-no-changes`` would pass."""
         if self.engine == "pulumi":
-            return self._automation_stack().run("refresh", self.on_event)
-        process = self.processes.get(self.state.provider_config)
-        outcome = refresh(self.state, process, on_event=self.on_event)
+            return self._automation_stack().run("refresh", self.on_event, self.parallel)
+        with self.processes.using(self.state.provider_config) as process:
+            outcome = refresh(self.state, process, on_event=self.on_event, parallel=self.parallel)
         return self._conclude("refresh", outcome.operations, outcome.snapshot, outcome.failures)
 
     def destroy(self) -> Result:
         """``pulumi destroy``: everything deleted, with the configuration stored in the state."""
         if self.engine == "pulumi":
-            return self._automation_stack().run("destroy", self.on_event)
-        process = self.processes.get(self.state.provider_config)
-        outcome = destroy(self.state, process, on_event=self.on_event)
+            return self._automation_stack().run("destroy", self.on_event, self.parallel)
+        with self.processes.using(self.state.provider_config) as process:
+            outcome = destroy(self.state, process, on_event=self.on_event, parallel=self.parallel)
         return self._conclude("destroy", outcome.operations, outcome.snapshot, outcome.failures)
 
     def close(self) -> None:
@@ -229,13 +300,20 @@ class Stack:
 
     def _deploy(self, *, preview: bool) -> Result:
         config = provider_inputs(self.project, self.config)
+        with self.processes.using(config) as process:
+            return self._deploy_with(process, config, preview=preview)
+
+    def _deploy_with(
+        self, process: ProviderProcess, config: Properties, *, preview: bool
+    ) -> Result:
         deployment = Deployment(
             self.state,
-            self.processes.get(config),
+            process,
             config,
             preview=preview,
             on_event=self.on_event,
             other_provider=self._other_provider(),
+            parallel=self.parallel,
         )
         monitor = EngineMonitor(deployment, self.references, self.invoke)
         outputs: dict[str, OutputValue] = {}
@@ -248,6 +326,7 @@ class Stack:
                 stack=self.name,
                 config=self.config,
                 preview=preview,
+                parallel=self.parallel or PARALLEL,
             )
         except Exception as error:
             program_error = error

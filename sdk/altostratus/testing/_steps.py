@@ -13,7 +13,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import ClassVar, TypeVar
 
 from altostratus.testing import _engine_log
@@ -28,6 +28,8 @@ PARALLEL = 4 * (os.cpu_count() or 1)
 """Steps run at once, as the engine's default ``--parallel``: four per CPU (``defaultParallel``
 in ``pkg/cmd/pulumi/operations/up.go``). The provider process serves four calls at a time
 (``pulumi/dynamic/__main__.py``), under the engine as here."""
+UNBOUNDED_OPS = frozenset({"check", "diff"})
+"""Provider calls the step generator makes itself, outside the step executor's workers."""
 
 
 class ResourceFailed(Exception):
@@ -35,7 +37,8 @@ class ResourceFailed(Exception):
 
     ``failures`` are a check's refused properties; ``reference`` the stack a
     ``StackReference`` named when the test gave no outputs for it. ``cancels`` tells whether
-    the failure stops the steps not yet started.
+    the failure stops the steps not yet started; ``started`` whether the engine would have
+    started (and reported) the step ``op`` names: not for a refusal made before any step.
     """
 
     cancels: ClassVar[bool] = True
@@ -50,8 +53,10 @@ class ResourceFailed(Exception):
         cause: BaseException | None = None,
         details: str = "",
         reference: str = "",
+        started: bool = True,
     ) -> None:
         super().__init__(f"{urn}: {op} failed: {message}")
+        self.started = started
         self.urn = urn
         self.op = op
         self.message = message
@@ -82,19 +87,25 @@ class Steps:
     A provider's progress line about a step in flight is reported too (status ``progress``).
     """
 
-    def __init__(self, sink: EventSink | None, *, preview: bool) -> None:
+    def __init__(
+        self, sink: EventSink | None, *, preview: bool, parallel: int | None = None
+    ) -> None:
+        """``parallel``: the steps run at once (``--parallel``; by default ``PARALLEL``), as
+        the step executor's workers bound them; checks and diffs are not steps."""
         self.sink = sink
         self.preview = preview
         self.canceled = False
+        self.parallel = parallel or PARALLEL
         self._lock = threading.Lock()
-        self._running: dict[str, tuple[str, str, float]] = {}
+        self._in_flight: dict[str, tuple[str, str, float]] = {}
+        self._workers = threading.BoundedSemaphore(self.parallel)
         if sink is not None:
             _engine_log.listen(self)
 
     def progress(self, urn: str, message: str) -> None:
         """A provider's line about the resource ``urn``: reported while its step runs."""
         with self._lock:
-            running = self._running.get(urn)
+            running = self._in_flight.get(urn)
         if running is not None and self.sink is not None:
             op, type_, started = running
             elapsed = time.monotonic() - started
@@ -119,13 +130,21 @@ class Steps:
         if self.sink is not None:
             self.sink(StepEvent(op, res_urn, type_, status, elapsed, error, self.preview))
 
+    def _worker(self, op: str) -> AbstractContextManager[object]:
+        return nullcontext() if op in UNBOUNDED_OPS else self._workers
+
     @contextmanager
     def step(self, op: str, urn: str, type_: str) -> Iterator[None]:
-        self.check_canceled(urn)
+        with self._worker(op), self._running(op, urn, type_):
+            yield
+
+    @contextmanager
+    def _running(self, op: str, urn: str, type_: str) -> Iterator[None]:
+        self.check_canceled(urn)  # a step waiting for a worker is canceled as it starts
         started = time.monotonic()
         self.emit(op, urn, type_, "started")
         with self._lock:
-            self._running[urn] = (op, type_, started)
+            self._in_flight[urn] = (op, type_, started)
         try:
             yield
         except ResourceFailed as failed:
@@ -143,7 +162,7 @@ class Steps:
             raise ResourceFailed(urn, op, message, cause=error, details=details) from error
         finally:
             with self._lock:
-                self._running.pop(urn, None)
+                self._in_flight.pop(urn, None)
         self.emit(op, urn, type_, "done", time.monotonic() - started)
 
 
@@ -166,8 +185,11 @@ def antichains(condemned: Sequence[ResourceState]) -> list[list[ResourceState]]:
     return batches
 
 
-def in_parallel(work: Callable[[T], R], items: Sequence[T]) -> list[R | BaseException]:
-    """``work`` over ``items`` at once; each item's result or the exception it raised."""
+def in_parallel(
+    work: Callable[[T], R], items: Sequence[T], workers: int = PARALLEL
+) -> list[R | BaseException]:
+    """``work`` over ``items``, ``workers`` at once; each item's result or the exception it
+    raised."""
 
     def guarded(item: T) -> R | BaseException:
         try:
@@ -177,5 +199,5 @@ def in_parallel(work: Callable[[T], R], items: Sequence[T]) -> list[R | BaseExce
 
     if len(items) <= 1:
         return [guarded(item) for item in items]
-    with ThreadPoolExecutor(max_workers=min(PARALLEL, len(items))) as pool:
+    with ThreadPoolExecutor(max_workers=min(workers, len(items))) as pool:
         return list(pool.map(guarded, items))

@@ -107,7 +107,8 @@ def altostratus_fresh_emulator(altostratus_emulator: Emulator) -> Emulator:
 
 @pytest.fixture(scope="session")
 def altostratus_provider_processes(request: pytest.FixtureRequest) -> Iterator[ProviderProcesses]:
-    """Provider processes shared by the session's stacks (one per stack configuration)."""
+    """Provider processes shared by the session's stacks: one per provider configuration (the
+    ``altostratus:*`` keys), at most ``PROCESS_LIMIT`` at once (see ``ProviderProcesses``)."""
     from altostratus.testing import ProviderProcesses
 
     processes = ProviderProcesses()
