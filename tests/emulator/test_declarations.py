@@ -256,7 +256,7 @@ _SAMPLES: dict[str, Any] = {
     "options": {"server_timeout": 60, "client_timeout": "30s"},
     "variables": {"KEY": "value"},
     "environment": platform_models.PlatformEnvironment(
-        name="name-value", namespace="namespace-value"
+        name="name-value", namespace="namespace-value", description="description-value"
     ),
     "size": None,  # the earlier name of an object store's max_size_gb: one of the two is given
 }
