@@ -90,4 +90,6 @@ def _emulator(args: argparse.Namespace) -> Emulator:
         strict=args.strict,
         extra_regions=args.extra_region,
         seed=args.seed,
+        public_host=args.public_host,
+        admin_from=args.admin_from,
     )
