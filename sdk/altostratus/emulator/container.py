@@ -10,13 +10,14 @@
 ``EmulatorControls`` has them, so it stands where an ``Emulator`` does for a test (the pytest
 plugin's ``--altostratus-emulator=container``). Its settings are the flags' (``time_scale=10``
 is ``ALTOSTRATUS_EMULATOR_TIME_SCALE=10``); the state is kept in memory unless ``state_dir`` is
-given. The ports are free ports of this machine, published on its loopback as they are and
-listened on inside, so the URLs the emulator reports (an object store's endpoint) are this
-machine's.
+given. The ports are free ports of this machine, published as they are and listened on inside,
+so the URLs the emulator reports (an object store's endpoint) are the ones this machine reaches:
+on its loopback when the Docker daemon runs here, at ``DOCKER_HOST``'s address otherwise.
 """
 
 from __future__ import annotations
 
+import os
 import socket
 import time
 import urllib.error
@@ -40,11 +41,28 @@ class EmulatorStartError(RuntimeError):
     with the last line of its log (a bad setting's, a refused state folder's)."""
 
 
+def _local_daemon() -> bool:
+    """Whether the Docker daemon runs on this machine (its socket, not ``DOCKER_HOST=tcp://``):
+    then the ports are published on this machine's loopback and reached there."""
+    return os.environ.get("DOCKER_HOST", "unix://").startswith("unix://")
+
+
 def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port: int = probe.getsockname()[1]
         return port
+
+
+def _flags() -> set[str]:
+    """The settings a container takes: the names of ``altostratus emulator``'s flags."""
+    import argparse
+
+    from altostratus.cli._emulator import configure_parser
+
+    parser = argparse.ArgumentParser(add_help=False)
+    configure_parser(parser, environ={})
+    return {action.dest for action in parser._actions} - {"port", "s3_port", "api_key", "host"}
 
 
 def _setting(value: Any) -> str:
@@ -68,20 +86,27 @@ class EmulatorContainer(EmulatorControls):
         self.s3_port = _free_port()
         self.s3_url = ""
         self.container = DockerContainer(image)
+        unknown = sorted(set(settings) - _flags())
+        if unknown:
+            raise TypeError(f"{unknown[0]!r} is not a flag of altostratus emulator")
         environment = {"state_dir": "", **settings}  # "": in memory, unless given
         environment.update(port=self.port, s3_port=self.s3_port, api_key=api_key)
         for name, value in environment.items():
             self.container.with_env(_PREFIX + name.upper(), _setting(value))
+        self.local = _local_daemon()
         for port in (self.port, self.s3_port):
-            # On this machine's loopback only: the admin endpoints answer whoever reaches it.
-            self.container.ports[f"{port}/tcp"] = ("127.0.0.1", port)  # type: ignore[assignment]
+            if self.local:  # on this machine's loopback only: the admin endpoints answer it
+                self.container.ports[f"{port}/tcp"] = ("127.0.0.1", port)  # type: ignore[assignment]
+            else:
+                self.container.with_bind_ports(port, port)
 
     def start(self) -> EmulatorContainer:
         """Start the container and wait until it answers its health check."""
+        host = "127.0.0.1"
+        if not self.local:  # a daemon elsewhere: its address, in the URLs the emulator reports
+            host = self.container.get_docker_client().host()
+            self.container.with_env(_PREFIX + "PUBLIC_HOST", host)
         self.container.start()
-        host = self.container.get_container_host_ip()
-        if host in ("localhost", "::1"):
-            host = "127.0.0.1"
         self.api_url = f"http://{host}:{self.port}"
         self.s3_url = f"http://{host}:{self.s3_port}"
         deadline = time.monotonic() + STARTUP_SECONDS
