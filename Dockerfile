@@ -19,7 +19,7 @@ RUN python3 -m venv /opt/altostratus \
     else \
         /opt/altostratus/bin/python -m pip install --no-cache-dir "/src[emulator]"; \
     fi \
-    && /opt/altostratus/bin/python -m pip uninstall --yes --quiet pip
+    && /opt/altostratus/bin/python -m pip uninstall --yes --quiet setuptools pip
 
 FROM ${BASE_IMAGE}
 RUN useradd --system --uid 10001 --user-group --home-dir /var/lib/altostratus --create-home \

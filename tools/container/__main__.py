@@ -133,6 +133,15 @@ def base_image() -> str:
     return BASE_IMAGE
 
 
+def base_python_minor(base: str) -> str:
+    """The base's Python 3 minor version: from the cached folder (``python3`` links to
+    ``python3.X``), else asked of the image."""
+    link = BASE_FOLDER / "usr" / "bin" / "python3"
+    if base == BASE_IMAGE and link.is_symlink():
+        return os.readlink(link).removeprefix("python3.")
+    return docker("run", "--rm", base, "python3", "-c", "import sys; print(sys.version_info[1])")
+
+
 def build(base: str, image: str, work: Path) -> None:
     """The image built from the repository's Dockerfile on ``base``, from wheels made here."""
     context = work / "context"
@@ -145,7 +154,7 @@ def build(base: str, image: str, work: Path) -> None:
         ignore=shutil.ignore_patterns("__pycache__"),
     )
     wheels = context / "wheels"
-    inside = docker("run", "--rm", base, "python3", "-c", "import sys; print(sys.version_info[1])")
+    inside = base_python_minor(base)
     pip = [sys.executable, "-m", "pip", "--quiet"]
     # The same wheel from the same source, byte for byte: the build's layers are reused.
     os.environ.setdefault("SOURCE_DATE_EPOCH", "315532800")
