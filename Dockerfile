@@ -5,20 +5,22 @@
 # (`docker run -e ALTOSTRATUS_EMULATOR_TIME_SCALE=10 ...`) or given after the image's name.
 #
 # BASE_IMAGE: any image with Python 3.10 or later as `python3` and its `venv` module.
-# WHEELS: a folder of the build context holding altostratus's wheel and its dependencies'; set,
-# the build installs from it alone (no index), as a machine without PyPI builds.
+# PIP_OPTIONS: more options for pip. A machine without PyPI puts the wheels of the dependencies
+# (and of setuptools, which builds the package) in the context's folder `wheels/` and gives
+# PIP_OPTIONS="--no-index --find-links /src".
 ARG BASE_IMAGE=python:3.12-slim
 
 FROM ${BASE_IMAGE} AS build
-ARG WHEELS=
-COPY . /src
-RUN python3 -m venv /opt/altostratus \
-    && if [ -n "$WHEELS" ]; then \
-        /opt/altostratus/bin/python -m pip install --no-cache-dir --no-index \
-            --find-links "/src/$WHEELS" "altostratus[emulator]"; \
-    else \
-        /opt/altostratus/bin/python -m pip install --no-cache-dir "/src[emulator]"; \
-    fi \
+ARG PIP_OPTIONS=
+RUN python3 -m venv /opt/altostratus
+# The dependencies first, from the project's metadata alone (the package left empty): their layer
+# is reused until pyproject.toml changes. `wheel[s]` copies the folder's wheels when it is there.
+COPY pyproject.toml README.md wheel[s] /src/
+RUN mkdir /src/sdk \
+    && /opt/altostratus/bin/python -m pip install --no-cache-dir $PIP_OPTIONS "/src[emulator]" \
+    && /opt/altostratus/bin/python -m pip uninstall --yes --quiet altostratus
+COPY sdk/altostratus /src/sdk/altostratus
+RUN /opt/altostratus/bin/python -m pip install --no-cache-dir --no-deps $PIP_OPTIONS /src \
     && /opt/altostratus/bin/python -m pip uninstall --yes --quiet setuptools pip
 
 FROM ${BASE_IMAGE}
