@@ -420,9 +420,9 @@ def check() -> None:
                 f"  start: docker run to answering health {healthy:.2f} s, of which "
                 f"{launched:.2f} s until docker run returned (the container's file system made, "
                 f"storage driver {driver}) and {healthy - launched:.2f} s the emulator's start; "
-                f"Docker's HEALTHCHECK (every 2 s) marks it healthy {marked:.1f} s later; in process: "
-                f"Emulator().start() {in_process:.3f} s, `altostratus emulator` to health "
-                f"{command:.2f} s"
+                f"Docker's HEALTHCHECK (every 2 s) marks it healthy {marked:.1f} s later; "
+                f"in process: Emulator().start() {in_process:.3f} s, "
+                f"`altostratus emulator` to health {command:.2f} s"
             )
         finally:
             with contextlib.suppress(CheckFailed):
