@@ -1,8 +1,9 @@
 """The emulator's image checked end to end: ``tools/container/check`` (``.ci/run`` runs it).
 
 Where Docker can run (the daemon is started if it is installed and not running), it builds a
-base image from Debian's packages (``debootstrap``, cached under ``~/.cache/altostratus/``), the
-emulator's image on it from wheels made here (no registry, no index needed), and then:
+base image from Debian's packages (``debootstrap``), the emulator's image on it from wheels made
+here (no registry, no index needed; the base's folder and the dependencies' wheels are cached
+under ``~/.cache/altostratus/``, and the image's layers are reused), and then:
 
 - starts the image on a volume and waits until it answers ``/_emulator/health``;
 - deploys ``examples/object-storage`` against it (the real Pulumi engine if it is built, else the
@@ -22,6 +23,7 @@ cannot run here (not installed, no daemon, no base image can be made).
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import shutil
@@ -142,6 +144,32 @@ def base_python_minor(base: str) -> str:
     return docker("run", "--rm", base, "python3", "-c", "import sys; print(sys.version_info[1])")
 
 
+def dependency_wheels(folder: Path, inside: str) -> None:
+    """The wheels of the package's dependencies and of setuptools, for the base's Python."""
+    pip = [sys.executable, "-m", "pip", "--quiet"]
+    requirements = [f"{ROOT}[emulator]", "setuptools>=77"]  # setuptools builds the package
+    if inside == str(sys.version_info[1]):
+        subprocess.run([*pip, "wheel", "--wheel-dir", str(folder), *requirements], check=True)
+    else:  # the base's Python is another: its binary wheels, downloaded
+        platforms = ("manylinux2014_x86_64", "manylinux_2_17_x86_64", "manylinux_2_28_x86_64")
+        subprocess.run(
+            [
+                *pip,
+                "download",
+                "--dest",
+                str(folder),
+                "--only-binary=:all:",
+                "--implementation",
+                "cp",
+                "--python-version",
+                f"3.{inside}",
+                *(option for name in platforms for option in ("--platform", name)),
+                *requirements,
+            ],
+            check=True,
+        )
+
+
 def build(base: str, image: str, work: Path) -> None:
     """The image built from the repository's Dockerfile on ``base``, from wheels made here."""
     context = work / "context"
@@ -155,30 +183,17 @@ def build(base: str, image: str, work: Path) -> None:
     )
     wheels = context / "wheels"
     inside = base_python_minor(base)
-    pip = [sys.executable, "-m", "pip", "--quiet"]
-    requirements = [f"{ROOT}[emulator]", "setuptools>=77"]  # setuptools builds the package
-    if inside == str(sys.version_info[1]):
-        subprocess.run([*pip, "wheel", "--wheel-dir", str(wheels), *requirements], check=True)
-    else:  # the base's Python is another: its binary wheels, downloaded
-        platforms = ("manylinux2014_x86_64", "manylinux_2_17_x86_64", "manylinux_2_28_x86_64")
-        subprocess.run(
-            [
-                *pip,
-                "download",
-                "--dest",
-                str(wheels),
-                "--only-binary=:all:",
-                "--implementation",
-                "cp",
-                "--python-version",
-                f"3.{inside}",
-                *(option for name in platforms for option in ("--platform", name)),
-                *requirements,
-            ],
-            check=True,
-        )
-    for made in wheels.glob("altostratus-*.whl"):  # the package is built from its source
-        made.unlink()
+    # The dependencies' wheels depend on pyproject.toml and the base's Python alone: kept.
+    key = hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + inside.encode()).hexdigest()
+    kept = CACHE / "container-wheels" / key[:16]
+    if not kept.is_dir():
+        made = kept.with_name(f"{kept.name}.partial")
+        shutil.rmtree(made, ignore_errors=True)
+        dependency_wheels(made, inside)
+        for wheel in made.glob("altostratus-*.whl"):  # the package is built from its source
+            wheel.unlink()
+        made.rename(kept)
+    shutil.copytree(kept, wheels)
     docker(
         "build",
         "--quiet",
@@ -354,7 +369,8 @@ def deploy_and_survive(container: Container) -> None:
             raise CheckFailed("the object did not survive the restart")
         print(f"  restarted on the same volume ({restarted:.1f} s): the store and object kept")
 
-        down = stack.destroy()
+        s3.delete_object(Bucket=outputs["bucket"], Key="survivor.txt")  # a store with objects
+        down = stack.destroy()  # is kept by destroy unless force_destroy
         if down.failures:
             raise CheckFailed(f"the example's destroy failed: {down.failures[0]}")
         left = httpx.get(f"{container.api_url}/v2/objectstores", headers=headers).json()
@@ -436,7 +452,7 @@ def main() -> int:
     except NotPresent as reason:
         print(f"not present: {reason}")
         return NOT_PRESENT
-    except (CheckFailed, subprocess.CalledProcessError) as error:
+    except Exception as error:  # a check, a command or the deployment: one line, failed
         print(f"FAILED: {error}", file=sys.stderr)
         return 1
     return 0
