@@ -73,15 +73,25 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def emulator_mode(config: pytest.Config) -> tuple[str, str | None]:
-    """Where the session's emulator runs, and the image (for ``container``)."""
-    mode = config.getoption("--altostratus-emulator") or config.getini("altostratus_emulator")
+    """Where the session's emulator runs, and the image (for ``container``). The plugin loaded
+    by a conftest below the root declares no option: then the emulator runs in process."""
+    mode = config.getoption("--altostratus-emulator", default=None) or _ini(
+        config, "altostratus_emulator"
+    )
     mode = str(mode or "process").strip()
     if mode not in EMULATORS:
         raise pytest.UsageError(f"altostratus_emulator = {mode!r}: give {' or '.join(EMULATORS)}")
-    image = config.getoption("--altostratus-emulator-image") or config.getini(
-        "altostratus_emulator_image"
+    image = config.getoption("--altostratus-emulator-image", default=None) or _ini(
+        config, "altostratus_emulator_image"
     )
-    return mode, str(image).strip() or None
+    return mode, str(image or "").strip() or None
+
+
+def _ini(config: pytest.Config, name: str) -> str:
+    try:
+        return str(config.getini(name) or "")
+    except ValueError:  # not declared: the plugin was loaded after the options were read
+        return ""
 
 
 def pytest_configure(config: pytest.Config) -> None:
