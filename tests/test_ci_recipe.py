@@ -195,7 +195,7 @@ def test_the_compose_service_runs_healthy_with_its_settings() -> None:
         # The service's name in the URLs it reports, for the other services.
         assert f"S3:      http://emulator:{s3_port}" in logs
     finally:
-        subprocess.run(["docker", "rm", "--force", name], capture_output=True)
+        subprocess.run(["docker", "rm", "--force", "--volumes", name], capture_output=True)
 
 
 @pytest.mark.slow
@@ -231,4 +231,6 @@ def test_the_action_starts_the_image_and_gives_its_addresses(tmp_path: Path) -> 
         clock = json.loads(urllib.request.urlopen(f"{given['api-url']}/_emulator/clock").read())
         assert clock["time_scale"] == 10
     finally:
-        subprocess.run(["docker", "rm", "--force", given["container"]], capture_output=True)
+        subprocess.run(
+            ["docker", "rm", "--force", "--volumes", given["container"]], capture_output=True
+        )
