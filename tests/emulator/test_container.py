@@ -8,6 +8,7 @@ either is missing they skip, saying which.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -169,3 +170,27 @@ def test_the_guide_s_testcontainers_block_runs(tmp_path: Path) -> None:
     api_url, s3_url, key = answer.stdout.split()
     assert api_url.startswith("http://127.0.0.1:") and s3_url.startswith("http://127.0.0.1:")
     assert key == "local-dev-key"
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+@needs_docker
+def test_a_volume_of_another_state_format_is_refused_in_one_line(tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    state.mkdir()
+    document = {"format": "altostratus-emulator-state", "version": 99, "sha256": "", "body": {}}
+    (state / "state.json").write_text(json.dumps(document))
+    for folder in (tmp_path, state):
+        folder.chmod(0o777)  # the image's user writes beside it, as on a volume of its own
+    answer = subprocess.run(
+        ["docker", "run", "--rm", "--volume", f"{tmp_path}:/var/lib/altostratus", IMAGE],
+        capture_output=True,
+        text=True,
+        timeout=500,
+    )
+    lines = (answer.stdout + answer.stderr).strip().splitlines()
+    assert answer.returncode == 1 and len(lines) == 1, lines
+    assert lines[0].startswith(
+        "altostratus: error: /var/lib/altostratus/state/state.json is in state format 99"
+    )
+    assert json.loads((state / "state.json").read_text()) == document  # left as it was
