@@ -85,10 +85,10 @@ class EmulatorContainer(EmulatorControls):
         self.port = _free_port()
         self.s3_port = _free_port()
         self.s3_url = ""
-        self.container = DockerContainer(image)
         unknown = sorted(set(settings) - _flags())
-        if unknown:
+        if unknown:  # before Docker is asked anything
             raise TypeError(f"{unknown[0]!r} is not a flag of altostratus emulator")
+        self.container = DockerContainer(image)
         environment = {"state_dir": "", **settings}  # "": in memory, unless given
         environment.update(port=self.port, s3_port=self.s3_port, api_key=api_key)
         for name, value in environment.items():
