@@ -146,3 +146,36 @@ def test_every_admin_error_is_json(
 ) -> None:
     answer = send(fresh_emulator, method, path, body, JSON)
     assert answer[0] == status and answer[1]["result"] == "failed", answer
+
+
+def _admin_from(app: Any, address: str, host: str) -> int:
+    from werkzeug.test import Client
+
+    answer = Client(app).get(
+        "/_emulator/accounts", headers={"Host": host}, environ_base={"REMOTE_ADDR": address}
+    )
+    return answer.status_code
+
+
+def test_admin_callers_of_the_networks_named_are_answered_others_refused() -> None:
+    # A container's host reaches it through Docker's bridge (172.17.0.1), not loopback.
+    with Emulator(admin_from=["172.16.0.0/12"]) as emulator:
+        host = f"127.0.0.1:{urlsplit(emulator.api_url).port}"
+        assert _admin_from(emulator.app, "172.17.0.1", host) == 200
+        assert _admin_from(emulator.app, "::ffff:172.17.0.1", host) == 200
+        assert _admin_from(emulator.app, "192.168.1.20", host) == 403
+    with Emulator() as emulator:
+        host = f"127.0.0.1:{urlsplit(emulator.api_url).port}"
+        assert _admin_from(emulator.app, "172.17.0.1", host) == 403
+        assert _admin_from(emulator.app, "127.0.0.1", host) == 200
+
+
+def test_a_public_host_names_the_reported_urls_and_is_served() -> None:
+    with Emulator(public_host="localhost") as emulator:
+        port = urlsplit(emulator.api_url).port
+        assert emulator.api_url == f"http://localhost:{port}"
+        assert emulator.s3_url.startswith("http://localhost:")
+        _, store = call(emulator, "POST", "/v2/objectstores", {"name": "photos"})
+        assert store["objectstore_endpoint"].startswith(f"{emulator.s3_url}/"), store
+        headers = {"Host": f"localhost:{port}"}
+        assert send(emulator, "GET", "/_emulator/accounts", headers=headers)[0] == 200

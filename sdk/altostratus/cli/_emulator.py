@@ -102,6 +102,23 @@ def configure_parser(
         add_flag(parser, name, prefix=ENV_PREFIX, help=help, environ=environ, **settings)
 
     flag("--host", "address to listen on", parse=_host, default="127.0.0.1")
+    flag(
+        "--public-host",
+        "the name clients reach the emulator by, in the URLs it reports (an object store's "
+        "endpoint); a container's host or its service's name",
+        parse=_host,
+        shown="--host",
+    )
+    flag(
+        "--admin-from",
+        "a network whose callers the admin endpoints answer besides loopback ones, such as a "
+        "container's host through Docker's bridge (repeatable; in the variable, separated by "
+        "spaces or commas)",
+        parse=_admin_network,
+        repeatable=True,
+        shown="none",
+        metavar="CIDR",
+    )
     flag("--port", "API port, 1-65535, or 0 for a free one", parse=port_number, default=8787)
     flag("--s3-port", "S3 port, 1-65535, or 0 for a free one", parse=port_number, default=8788)
     flag("--api-key", "the default account's key", parse=_api_key, default="local-dev-key")
@@ -184,6 +201,18 @@ def _integer(text: str) -> int:
         return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+
+
+def _admin_network(text: str) -> str:
+    try:
+        from altostratus.emulator.admin import admin_network
+    except ModuleNotFoundError:  # the emulator extra is missing: the command says so
+        return text
+    try:
+        admin_network(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text.strip()
 
 
 def _log_format(text: str) -> str:

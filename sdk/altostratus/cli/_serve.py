@@ -96,4 +96,6 @@ def _emulator(args: argparse.Namespace) -> Emulator:
         extra_regions=args.extra_region,
         seed=args.seed,
         id_seed=args.id_seed,
+        public_host=args.public_host,
+        admin_from=args.admin_from,
     )

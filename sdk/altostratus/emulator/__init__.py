@@ -21,6 +21,10 @@ are ignored, as the service does, and listed in the request log (``requests()``)
 resources the emulator starts with, and a reset returns to. ``id_seed`` makes every generated
 id, bucket name suffix, access key and secret a deterministic sequence, started again by each
 reset (see ``state.ids``); it cannot go with ``state_dir``.
+``public_host`` is the name clients reach the emulator by, when it is not ``host`` (a container
+listening on ``0.0.0.0`` is reached at ``127.0.0.1`` or by its service's name): the URLs it
+reports (``api_url``, ``s3_url``, an object store's endpoint) use it. ``admin_from`` lists
+networks (``"172.16.0.0/12"``) whose callers the admin endpoints answer besides loopback ones.
 
 The test controls are methods of the emulator (``add_fault``, ``requests``, ``advance_clock``,
 ``reset``, accounts and quota, ``export_state`` and ``load_state``: the admin endpoints called
@@ -38,6 +42,7 @@ from collections.abc import Callable, Iterator, Sequence
 from types import TracebackType
 from typing import Any
 
+from altostratus.emulator.admin import admin_networks
 from altostratus.emulator.app import EmulatorApp
 from altostratus.emulator.clock import Clock
 from altostratus.emulator.control import ControlRefused, EmulatorControls
@@ -103,6 +108,8 @@ class Emulator(EmulatorControls):
         extra_regions: Sequence[str] = (),
         seed: str | os.PathLike[str] | dict[str, Any] | None = None,
         id_seed: int | None = None,
+        public_host: str | None = None,
+        admin_from: Sequence[str] = (),
     ) -> None:
         if not api_key:
             raise ValueError("api_key must not be empty")
@@ -112,6 +119,7 @@ class Emulator(EmulatorControls):
             if not 0 <= number <= 65535:
                 raise ValueError(f"{name} must be from 1 to 65535, or 0 for a free one")
         self.host = host
+        self.public_host = public_host or host
         self.port = port
         self.s3_port = s3_port
         self.api_key = api_key
@@ -136,6 +144,7 @@ class Emulator(EmulatorControls):
             self.state, self.clock, remote_deliveries=remote_deliveries, ids=self.state.lock.ids
         )
         self.app = EmulatorApp(self.state, self.dispatcher, rate_limit=rate_limit, strict=strict)
+        self.app.admin_from = admin_networks(admin_from)
         self.folder: StateFolder | None = None
         self._save: Callable[..., None] | None = None
         if seed is not None:
@@ -245,10 +254,10 @@ class Emulator(EmulatorControls):
         except BaseException:
             s3_server.stop()
             raise
-        self.s3_url = s3_server.url(self.host)
-        self.api_url = api_server.url(self.host)
+        self.s3_url = s3_server.url(self.public_host)
+        self.api_url = api_server.url(self.public_host)
         self.state.settings.s3_url = self.s3_url
-        self.app.served_hosts = served_hosts(self.host, api_server.port)
+        self.app.served_hosts = served_hosts(self.host, api_server.port, self.public_host)
         self._servers = [s3_server, api_server]
         self.dispatcher.refuse_ports({s3_server.port, api_server.port})
         self.dispatcher.start()

@@ -1,4 +1,5 @@
-"""The admin endpoints under ``/_emulator/``: test controls, answered only to loopback callers.
+"""The admin endpoints under ``/_emulator/``: test controls, answered only to loopback callers
+(and to those of the networks ``--admin-from`` names: a container's host is such a caller).
 
 They need no service key and speak JSON. See the project's emulator documentation for the table.
 """
@@ -7,7 +8,7 @@ from __future__ import annotations
 
 import ipaddress
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
 from werkzeug.wrappers import Request, Response
@@ -25,6 +26,8 @@ from altostratus.emulator.state.base import iso
 from altostratus.emulator.vocabulary import QUOTA_NAMES
 from altostratus.emulator.wire import error_response, json_object, json_response
 
+IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
+
 
 class EmulatorApp(Protocol):
     """What the admin endpoints control: the emulator application as they see it."""
@@ -34,6 +37,7 @@ class EmulatorApp(Protocol):
     log: RequestLog
     events: EventSink
     served_hosts: frozenset[str] | None
+    admin_from: tuple[IPNetwork, ...]
     on_request: Callable[[dict[str, Any], float], None] | None
     seed: dict[str, Any] | None
     replacing: Callable[[Callable[[], None]], None]
@@ -247,11 +251,28 @@ _ROUTER: Router[AdminHandler] = Router(
 )
 
 
-def _is_loopback(address: str | None) -> bool:
+def admin_network(text: str) -> IPNetwork:
+    """One network of ``--admin-from``: an address or a CIDR block (``172.16.0.0/12``)."""
     try:
-        return address is not None and ipaddress.ip_address(address).is_loopback
+        return ipaddress.ip_network(text.strip(), strict=True)
+    except ValueError:
+        raise ValueError(
+            f"{text!r} is not an address or a network (such as 172.16.0.0/12)"
+        ) from None
+
+
+def admin_networks(texts: Iterable[str]) -> tuple[IPNetwork, ...]:
+    return tuple(admin_network(text) for text in texts)
+
+
+def _admitted(address: str | None, networks: tuple[IPNetwork, ...]) -> bool:
+    try:
+        ip = ipaddress.ip_address(address or "")
     except ValueError:
         return False
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return ip.is_loopback or any(ip in network for network in networks)
 
 
 def body_limit(path: str) -> int:
@@ -267,8 +288,11 @@ def _body(request: Request) -> dict[str, Any]:
 
 def dispatch(app: EmulatorApp, request: Request) -> Response:
     try:
-        if not _is_loopback(request.remote_addr):
-            raise Forbidden("The emulator's admin endpoints answer loopback callers only")
+        if not _admitted(request.remote_addr, app.admin_from):
+            raise Forbidden(
+                "The emulator's admin endpoints answer loopback callers only, and those of "
+                "the networks --admin-from names"
+            )
         same_origin.check(request, app.served_hosts)
         handler, args = _ROUTER.match(request)
         same_origin.check_json_body(request)

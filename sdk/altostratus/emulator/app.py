@@ -20,6 +20,7 @@ from typing import Any
 from werkzeug.wrappers import Request, Response
 
 from altostratus.emulator import admin, limits, login, openapi, seed
+from altostratus.emulator.admin import IPNetwork
 from altostratus.emulator.call import Call, EventSink, Route
 from altostratus.emulator.errors import (
     EmulatorError,
@@ -86,6 +87,9 @@ class EmulatorApp:
         #: The ``Host`` values naming the API where it is served (set by ``Emulator.start``);
         #: admin requests for any other host are refused. None: not served, not checked.
         self.served_hosts: frozenset[str] | None = None
+        #: The networks whose callers the admin endpoints answer besides loopback ones
+        #: (``--admin-from``: a container's host reaches it through Docker's bridge).
+        self.admin_from: tuple[IPNetwork, ...] = ()
         #: Called with each service request's log entry, once answered, and the seconds it took
         #: (see ``request_lines``; ``altostratus emulator`` prints it unless ``--quiet``).
         self.on_request: Callable[[dict[str, Any], float], None] | None = None

@@ -5,8 +5,8 @@ page from any site could otherwise POST to ``http://127.0.0.1:8787/_emulator/res
 name it controls at 127.0.0.1 and read ``/_emulator/accounts`` (DNS rebinding). So an admin
 request is refused (403) when
 
-- its ``Host`` is not an address the API is served at (``127.0.0.1``, ``localhost``, ``[::1]``
-  or the host it listens on, with the API port): a rebound name fails here;
+- its ``Host`` is not an address the API is served at (``127.0.0.1``, ``localhost``, ``[::1]``,
+  the host it listens on or its public host, with the API port): a rebound name fails here;
 - it carries an ``Origin`` other than such an address (browsers send one on cross-site requests,
   and on every POST);
 - it would change something (any method but GET and HEAD) without ``Content-Type:
@@ -30,9 +30,10 @@ from altostratus.emulator.webhooks.sending import DELIVERY_AGENT
 _LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
 
 
-def served_hosts(host: str, port: int) -> frozenset[str]:
-    """The ``Host`` values that name the API at ``host:port``."""
-    names = {*_LOOPBACK_NAMES, f"[{host}]" if ":" in host else host}
+def served_hosts(host: str, port: int, *others: str) -> frozenset[str]:
+    """The ``Host`` values that name the API at ``host:port`` (or at one of the `others` names,
+    such as the public host a container is reached by, with that port)."""
+    names = {*_LOOPBACK_NAMES, *(f"[{h}]" if ":" in h else h for h in (host, *others))}
     hosts = {f"{name}:{port}" for name in names}
     if port == 80:
         hosts |= names

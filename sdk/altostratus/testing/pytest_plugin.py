@@ -16,6 +16,11 @@ emulator: ``altostratus_stack(program, **options)`` with a function or a project
 ``Stack``'s options (``config``, ``secrets``, ``references``, ...). The provider processes are
 shared by the session, and each stack is closed after its test.
 
+``--altostratus-emulator=container`` (or the ini setting ``altostratus_emulator = container``)
+serves the session's emulator from its image instead, through Testcontainers
+(``altostratus.emulator.container``; the image ``--altostratus-emulator-image`` names, by default
+``altostratus-emulator``); the in-process emulator is the default.
+
 The session's first provider process is started when pytest is configured, so that its
 interpreter and imports run while pytest collects the tests. It is stopped after the collection
 when no collected test uses ``altostratus_stack`` or ``altostratus_provider_processes``;
@@ -30,7 +35,7 @@ import os
 import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import pytest
 
@@ -47,8 +52,53 @@ EMULATOR_FIXTURE = "altostratus_emulator"
 _EARLY = pytest.StashKey[subprocess.Popen[bytes]]()
 
 
+EMULATORS = ("process", "container")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("altostratus")
+    group.addoption(
+        "--altostratus-emulator",
+        choices=EMULATORS,
+        default=None,
+        help="serve the altostratus_emulator fixture in this process (the default) or from the "
+        "emulator's image (container, through Testcontainers)",
+    )
+    group.addoption(
+        "--altostratus-emulator-image",
+        default=None,
+        help="the emulator's image for --altostratus-emulator=container "
+        "(default: altostratus-emulator)",
+    )
+    parser.addini("altostratus_emulator", "process or container (see --altostratus-emulator)")
+    parser.addini("altostratus_emulator_image", "the emulator's image for container")
+
+
+def emulator_mode(config: pytest.Config) -> tuple[str, str | None]:
+    """Where the session's emulator runs, and the image (for ``container``). The plugin loaded
+    by a conftest below the root declares no option: then the emulator runs in process."""
+    mode = config.getoption("--altostratus-emulator", default=None) or _ini(
+        config, "altostratus_emulator"
+    )
+    mode = str(mode or "process").strip()
+    if mode not in EMULATORS:
+        raise pytest.UsageError(f"altostratus_emulator = {mode!r}: give {' or '.join(EMULATORS)}")
+    image = config.getoption("--altostratus-emulator-image", default=None) or _ini(
+        config, "altostratus_emulator_image"
+    )
+    return mode, str(image or "").strip() or None
+
+
+def _ini(config: pytest.Config, name: str) -> str:
+    try:
+        return str(config.getini(name) or "")
+    except ValueError:  # not declared: the plugin was loaded after the options were read
+        return ""
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """Start the first provider process now: it is ready by the first test that needs it."""
+    emulator_mode(config)  # a wrong setting is a usage error before anything starts
     config.stash[_EARLY] = _launch.launch()
 
 
@@ -92,7 +142,17 @@ def altostratus_emulator_settings() -> dict[str, Any]:
 
 
 @pytest.fixture(scope="session")
-def altostratus_emulator(altostratus_emulator_settings: dict[str, Any]) -> Iterator[Emulator]:
+def altostratus_emulator(
+    altostratus_emulator_settings: dict[str, Any], pytestconfig: pytest.Config
+) -> Iterator[Emulator]:
+    mode, image = emulator_mode(pytestconfig)
+    if mode == "container":
+        from altostratus.emulator.container import IMAGE, EmulatorContainer
+
+        with EmulatorContainer(image or IMAGE, **altostratus_emulator_settings) as container:
+            # It stands where an Emulator does: api_url, api_key, s3_url and the controls.
+            yield cast("Emulator", container)
+        return
     from altostratus.emulator import Emulator
 
     with Emulator(**altostratus_emulator_settings) as emulator:
