@@ -164,7 +164,7 @@ def test_the_readme_program_and_commands_deploy_with_the_real_engine(
 def test_the_readme_ci_recipe_runs_its_steps_as_written(
     tmp_path: Path, ports: tuple[int, int], environment: dict[str, str]
 ) -> None:
-    ((language, recipe),) = blocks(CI_RECIPE)
+    (language, recipe), *_ = blocks(CI_RECIPE)  # the workflow; the compose and action follow
     assert language == "yaml"
     steps = yaml.safe_load(recipe)["jobs"]["stack"]["steps"]
     runs = {step.get("name", step["run"]): step for step in steps if "run" in step}

@@ -10,6 +10,7 @@ import pytest
 
 import altostratus as alto
 from altostratus.client import Client
+from altostratus.emulator import Emulator
 from altostratus.testing import DeploymentFailed, Stack
 
 
@@ -159,7 +160,7 @@ def test_a_replacing_change_is_refused_while_adopt_stays(
 
 
 def test_each_resource_is_adopted_unchanged_then_managed(
-    make_stack: Callable[..., Stack], api: Client
+    make_stack: Callable[..., Stack], api: Client, fresh_emulator: Emulator
 ) -> None:
     """The six kinds the tests above adopt only partly: each taken over, then destroyed."""
     network = api.networks.create(label="estate", cidr_v4="10.97.0.0/24")
@@ -174,6 +175,9 @@ def test_each_resource_is_adopted_unchanged_then_managed(
     address = api.reserved_ips.create(name="estate-ip")
     api.reserved_ips.assign(address.id, balancer.id)
     store = api.object_stores.create(name="estate-store", size=40)
+    # Ready, as a store found in the estate is: a store still creating cannot be counted, so
+    # its destroy below would be refused (force_destroy is not set).
+    fresh_emulator.advance_clock(5.0)
     webhook = api.webhooks.create(url="https://hooks.example.com/estate", events=["ip.updated"])
     secret = api.webhooks.get(webhook.id).secret
 
