@@ -61,11 +61,6 @@ class AppEnvironments(Store[AppEnvironment, AppEnvironmentCreate, AppEnvironment
             organization=environment.organization,
         )
 
-    def find(self, account_id: str, name: str) -> AppEnvironment | None:
-        return next(
-            (e for e in self.records.find("name", name) if e.account_id == account_id), None
-        )
-
     def listed(self, account_id: str) -> list[dict[str, Any]]:
         account = self.state.accounts.by_id[account_id]
         made = [e.describe() for e in self.all(account_id)]

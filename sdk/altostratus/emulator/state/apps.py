@@ -99,11 +99,6 @@ class Apps(Store[App, AppDeploy, AppDeploy]):
             environment=app.environment,
         )
 
-    def find(self, account_id: str, name: str) -> App | None:
-        return next(
-            (a for a in self.records.find("name", name) if a.account_id == account_id), None
-        )
-
     def named(self, account_id: str, org: str, name: str) -> App:
         organizations.require(self.state.accounts.by_id[account_id], org)
         found = self.find(account_id, name)

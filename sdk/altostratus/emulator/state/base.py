@@ -261,6 +261,12 @@ class Store(Generic[R, C, U]):
         head = json.dumps({"page": number, "per_page": size, "pages": pages, "items": []})
         return Encoded(head[:-3].encode() + self.answers(records, form) + b"}")
 
+    def find(self, account_id: str, name: str) -> R | None:
+        """The account's record named ``name``, of any region (a kind that indexes ``name``)."""
+        return next(
+            (r for r in self.records.find("name", name) if r.account_id == account_id), None
+        )
+
     def check_name_free(
         self, account_id: str, region: str, name: str, exclude_id: str | None = None
     ) -> None:

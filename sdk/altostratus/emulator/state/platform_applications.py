@@ -55,11 +55,6 @@ class PlatformApplications(Store[PlatformApplication, ApplicationRegister, Appli
             branch=application.branch,
         )
 
-    def find(self, account_id: str, name: str) -> PlatformApplication | None:
-        return next(
-            (a for a in self.records.find("name", name) if a.account_id == account_id), None
-        )
-
     def named(self, account_id: str, namespace: str, name: str) -> PlatformApplication:
         organizations.require(self.state.accounts.by_id[account_id], namespace, "namespace")
         found = self.find(account_id, name)
