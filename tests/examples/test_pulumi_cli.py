@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from account import EXAMPLES, leftovers
+from pulumi_cli import Project
 
 from altostratus.emulator import Emulator
 
@@ -86,37 +87,10 @@ def test_a_stack_without_configuration_runs_with_the_real_cli(
     """A stack that was never given a `config set` (the key and URL come from the environment)
     runs: the language host leaves the program's configuration variable unset, as the published
     host does, instead of handing the SDK a null it cannot read."""
-    PULUMI = shutil.which("pulumi")
-    assert PULUMI is not None
-    project = tmp_path / "private-network"
-    shutil.copytree(EXAMPLES / "private-network", project)
-    (project / "Pulumi.yaml").write_text(
-        "name: altostratus-private-network\n"
-        "runtime:\n  name: python\n  options:\n"
-        f"    toolchain: pip\n    virtualenv: {Path(sys.prefix)}\n"
+    pulumi = Project(EXAMPLES / "private-network", tmp_path, fresh_emulator)
+    pulumi.env.update(
+        ALTOSTRATUS_API_URL=fresh_emulator.api_url, ALTOSTRATUS_API_KEY=fresh_emulator.api_key
     )
-    (tmp_path / "state").mkdir()
-    env = {
-        **os.environ,
-        "PULUMI_HOME": str(tmp_path / "home"),
-        "PULUMI_BACKEND_URL": (tmp_path / "state").as_uri(),
-        "PULUMI_CONFIG_PASSPHRASE": "test",
-        "PULUMI_SKIP_UPDATE_CHECK": "true",
-        "ALTOSTRATUS_API_URL": fresh_emulator.api_url,
-        "ALTOSTRATUS_API_KEY": fresh_emulator.api_key,
-    }
-
-    def pulumi(*args: str) -> str:
-        answer = subprocess.run(
-            [PULUMI, *args, "--non-interactive"],
-            cwd=project,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=600,
-        )
-        assert answer.returncode == 0, answer.stdout + answer.stderr
-        return answer.stdout
 
     pulumi("stack", "init", "dev")
     assert json.loads(pulumi("config", "--json")) == {}
