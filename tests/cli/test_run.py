@@ -241,6 +241,25 @@ def test_kept_the_emulator_serves_what_was_made_until_ctrl_c() -> None:
     assert rest.strip().endswith("Emulator stopped.")
 
 
+class CtrlCWhileSaying(io.StringIO):
+    """A terminal whose user presses Ctrl-C the moment the emulator's address is written."""
+
+    def write(self, text: str) -> int:
+        if "apiKey" in text:
+            signal.raise_signal(signal.SIGINT)
+        return super().write(text)
+
+
+def test_ctrl_c_as_the_address_is_printed_still_stops_the_emulator_in_words() -> None:
+    out = CtrlCWhileSaying()
+    with Emulator() as emulator:
+        _deploy._serve(emulator, Progress(out))
+    said = out.getvalue()
+    assert "pulumi config set --secret altostratus:apiKey" in said
+    assert said.strip().endswith("Emulator stopped.")
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
 def test_the_provider_process_started_early_is_the_one_the_runner_starts() -> None:
     from altostratus.testing._launch import COMMAND
     from altostratus.testing._process import ProviderProcess

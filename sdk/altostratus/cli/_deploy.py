@@ -8,6 +8,8 @@ happened before; or, kept, the emulator serves what the run made until Ctrl-C or
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import gc
 import logging
 import signal
@@ -15,7 +17,7 @@ import subprocess
 import sys
 import threading
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from types import FrameType
@@ -196,35 +198,41 @@ def _destroy(stacks: list[tuple[Project, Stack]], progress: Progress) -> int:
 
 
 def _serve(emulator: Emulator, progress: Progress) -> None:
-    """Serve what the run made until Ctrl-C or SIGTERM, saying how to reach it."""
+    """Serve what the run made until Ctrl-C or SIGTERM, saying how to reach it.
+
+    Both signals are taken before the first line is said: a Ctrl-C that arrives the moment
+    the address is printed still ends in "Emulator stopped.", never in a silent exit.
+    """
     url, key = emulator.api_url, emulator.api_key
-    progress.say(
-        "\nThe emulator keeps running with what this run made, until Ctrl-C (or SIGTERM to this"
-        " process); stopping it forgets everything.\n"
-        f"    API:     {url}\n"
-        f"    S3:      {emulator.s3_url}\n"
-        f"    API key: {key}\n"
-        "Reach it from a shell (the client and `altostratus quota`):\n"
-        f"    export ALTOSTRATUS_API_URL={url} ALTOSTRATUS_API_KEY={key}\n"
-        "or from a Pulumi stack:\n"
-        f"    pulumi config set altostratus:apiUrl {url}\n"
-        f"    pulumi config set --secret altostratus:apiKey {key}"
-    )
     stop = threading.Event()
 
     def on_signal(signum: int, frame: FrameType | None) -> None:
         stop.set()
 
+    restore: list[Callable[[], object]] = []
+    for taken in (signal.SIGINT, signal.SIGTERM):
+        # Not on the main thread, signals stay the caller's: its Ctrl-C is a KeyboardInterrupt.
+        with contextlib.suppress(ValueError):
+            before = signal.signal(taken, on_signal)
+            restore.append(functools.partial(signal.signal, taken, before))
     try:
-        previous = signal.signal(signal.SIGTERM, on_signal)
-    except ValueError:  # not the main thread: Ctrl-C only
-        previous = None
-    try:
+        progress.say(
+            "\nThe emulator keeps running with what this run made, until Ctrl-C (or SIGTERM to"
+            " this process); stopping it forgets everything.\n"
+            f"    API:     {url}\n"
+            f"    S3:      {emulator.s3_url}\n"
+            f"    API key: {key}\n"
+            "Reach it from a shell (the client and `altostratus quota`):\n"
+            f"    export ALTOSTRATUS_API_URL={url} ALTOSTRATUS_API_KEY={key}\n"
+            "or from a Pulumi stack:\n"
+            f"    pulumi config set altostratus:apiUrl {url}\n"
+            f"    pulumi config set --secret altostratus:apiKey {key}"
+        )
         while not stop.wait(0.5):
             pass
     except KeyboardInterrupt:
         pass
     finally:
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
+        for undo in restore:
+            undo()
     progress.say("Emulator stopped.")
