@@ -12,22 +12,24 @@ ARG BASE_IMAGE=python:3.12-slim
 
 FROM ${BASE_IMAGE} AS build
 ARG PIP_OPTIONS=
-RUN python3 -m venv /opt/altostratus
-# The dependencies first, from the project's metadata alone (the package left empty): their layer
-# is reused until pyproject.toml changes. `wheel[s]` copies the folder's wheels when it is there.
-COPY pyproject.toml README.md wheel[s] /src/
-RUN mkdir /src/sdk \
+# The dependencies first, from pyproject.toml alone (the package and its README left empty):
+# their layer is reused until pyproject.toml changes. `wheel[s]` copies the folder's wheels when
+# it is there.
+COPY pyproject.toml wheel[s] /src/
+RUN python3 -m venv /opt/altostratus \
+    && mkdir /src/sdk && touch /src/README.md \
     && /opt/altostratus/bin/python -m pip install --no-cache-dir $PIP_OPTIONS "/src[emulator]" \
     && /opt/altostratus/bin/python -m pip uninstall --yes --quiet altostratus
+COPY README.md /src/
 COPY sdk/altostratus /src/sdk/altostratus
 RUN /opt/altostratus/bin/python -m pip install --no-cache-dir --no-deps $PIP_OPTIONS /src \
     && /opt/altostratus/bin/python -m pip uninstall --yes --quiet setuptools pip
 
 FROM ${BASE_IMAGE}
+# Everything but the package comes first, so that a change of the package rebuilds one layer.
 RUN useradd --system --uid 10001 --user-group --home-dir /var/lib/altostratus --create-home \
         altostratus \
     && mkdir /var/lib/altostratus/state && chown altostratus:altostratus /var/lib/altostratus/state
-COPY --from=build /opt/altostratus /opt/altostratus
 # Inside a container the emulator listens on every interface; the URLs it reports name
 # 127.0.0.1 (publish the ports as they are: -p 8787:8787 -p 8788:8788; a compose service sets
 # its own name); the host reaches the admin endpoints through Docker's bridge, from a private
@@ -45,3 +47,4 @@ WORKDIR /var/lib/altostratus
 HEALTHCHECK --interval=2s --timeout=3s --start-period=30s --retries=3 \
     CMD ["python3", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/_emulator/health' % os.environ.get('ALTOSTRATUS_EMULATOR_PORT', '8787'), timeout=2)"]
 ENTRYPOINT ["altostratus", "emulator"]
+COPY --from=build /opt/altostratus /opt/altostratus

@@ -48,8 +48,35 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.skip(reason=reason))
 
 
+#: A test that takes longer than this (set-up, call and teardown together) is marked `slow` or
+#: `real_engine`, or the summary names it: the fast tier stays fast by measurement, not by memory.
+UNMARKED_LIMIT = 10.0
+_unmarked_slow: dict[str, float] = {}
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    keywords = getattr(report, "keywords", {})
+    if "slow" in keywords or "real_engine" in keywords:
+        return
+    spent = _unmarked_slow.get(report.nodeid, 0.0) + report.duration
+    _unmarked_slow[report.nodeid] = spent
+
+
+def unmarked_over_limit() -> list[tuple[str, float]]:
+    """The unmarked tests over the limit, slowest first."""
+    over = [(node, spent) for node, spent in _unmarked_slow.items() if spent > UNMARKED_LIMIT]
+    return sorted(over, key=lambda item: -item[1])
+
+
 def pytest_terminal_summary(terminalreporter: Any) -> None:
-    """One line saying how many real-engine tests ran, passed and skipped."""
+    """Unmarked tests over the limit, then one line saying how many real-engine tests ran."""
+    over = unmarked_over_limit()
+    if over:
+        terminalreporter.section("unmarked slow tests")
+        for node, spent in over:
+            terminalreporter.write_line(
+                f"{spent:5.1f} s  {node}: mark it slow (over {UNMARKED_LIMIT:.0f} s)"
+            )
     counts = {"passed": 0, "failed": 0, "skipped": 0}
     for outcome in counts:
         for report in terminalreporter.stats.get(outcome, []):

@@ -194,6 +194,7 @@ def build(base: str, image: str, work: Path) -> None:
             wheel.unlink()
         made.rename(kept)
     shutil.copytree(kept, wheels)
+    before = docker("image", "inspect", "--format", "{{.Id}}", image, check=False)
     docker(
         "build",
         "--quiet",
@@ -205,6 +206,10 @@ def build(base: str, image: str, work: Path) -> None:
         image,
         str(context),
     )
+    if before and docker("image", "inspect", "--format", "{{.Id}}", image) != before:
+        # The build it replaces is left untagged: removed, or every run would keep one more
+        # copy of the image (whole copies, on Docker's vfs storage). Its layers still in use stay.
+        docker("image", "rm", before, check=False)
 
 
 def free_port() -> int:
