@@ -5,9 +5,9 @@ import sys
 from typing import Any
 
 import pytest
-from real_engine import built_engine, engine_missing
 
 from altostratus.emulator import Emulator
+from tests.support.real_engine import built_engine, engine_missing
 
 # The real engine, where tools/engine/build has made it, comes first on PATH for every test: the
 # CLI, the Automation API and the engine's plugin search then all find the same binaries.

@@ -14,11 +14,11 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from pseudo_terminal import PATIENCE, Terminal
 
 from altostratus.cli import main
 from altostratus.cli._rules import CONFIG_FILE, SESSION_FILE, write_file
 from altostratus.emulator import Emulator
+from tests.support.pseudo_terminal import PATIENCE, Terminal
 
 
 @pytest.fixture

@@ -9,10 +9,10 @@ import os
 from pathlib import Path
 
 import pytest
-from pseudo_terminal import Terminal
 
 from altostratus.cli import main
 from altostratus.emulator import Emulator
+from tests.support.pseudo_terminal import Terminal
 
 APPLICATIONS = {
     "python": {"requirements.txt": "flask\n", "app.py": "print('hi')\n"},

@@ -18,10 +18,9 @@ from altostratus.emulator.app import EmulatorApp
 from altostratus.emulator.clock import Clock
 from altostratus.emulator.state import Settings, State
 from altostratus.emulator.webhooks import WebhookDispatcher
-
-from .served_s3 import DIRECT_BUCKET, S3Server, WallClock, serve_s3
-from .service_api import KEY, S3_URL, Api, RecordingBuckets, RecordingEvents
-from .webhook_receiver import FakeWebhooks, Receiver, serve_receiver
+from tests.support.served_s3 import DIRECT_BUCKET, S3Server, WallClock, serve_s3
+from tests.support.service_api import KEY, S3_URL, Api, RecordingBuckets, RecordingEvents
+from tests.support.webhook_receiver import FakeWebhooks, Receiver, serve_receiver
 
 
 @pytest.fixture

@@ -8,8 +8,7 @@ import pytest
 
 from altostratus.emulator.app import EmulatorApp
 from altostratus.emulator.faults import MANGLES
-
-from .service_api import KEY, Api, RecordingBuckets, RecordingEvents
+from tests.support.service_api import KEY, Api, RecordingBuckets, RecordingEvents
 
 
 def test_health(api: Api) -> None:

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from .service_api import Api, RecordingEvents
+from tests.support.service_api import Api, RecordingEvents
 
 FIELDS = {
     "id",

@@ -4,7 +4,7 @@ from typing import Any
 
 import pytest
 
-from .service_api import Api, RecordingEvents
+from tests.support.service_api import Api, RecordingEvents
 
 CREATE_FIELDS = {
     "id",

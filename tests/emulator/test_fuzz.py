@@ -9,8 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from altostratus.emulator.openapi import document
-
-from .service_api import Api
+from tests.support.service_api import Api
 
 VALUES = st.recursive(
     st.none()

@@ -10,8 +10,7 @@ from typing import Any
 from altostratus.emulator.app import EmulatorApp
 from altostratus.emulator.clock import Clock
 from altostratus.emulator.state import Settings, State
-
-from .service_api import KEY, S3_URL, Api, RecordingBuckets, RecordingEvents
+from tests.support.service_api import KEY, S3_URL, Api, RecordingBuckets, RecordingEvents
 
 BACKEND = {"ip": "10.0.0.9", "protocol": "TCP", "source_port": 80, "target_port": 8080}
 PATHS = (

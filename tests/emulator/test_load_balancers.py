@@ -4,7 +4,7 @@ from typing import Any
 
 import pytest
 
-from .service_api import Api, RecordingEvents
+from tests.support.service_api import Api, RecordingEvents
 
 BACKEND = {"ip": "10.0.1.10", "protocol": "TCP", "source_port": 80, "target_port": 8080}
 FIELDS = {

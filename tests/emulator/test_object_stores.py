@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from .service_api import S3_URL, Api, RecordingBuckets, RecordingEvents
+from tests.support.service_api import S3_URL, Api, RecordingBuckets, RecordingEvents
 
 FIELDS = {"id", "name", "max_size_gb", "max_size", "owner_info", "status", "objectstore_endpoint"}
 

@@ -18,8 +18,8 @@ import pytest
 from altostratus.emulator import Emulator
 from altostratus.emulator.app import EmulatorApp
 from altostratus.emulator.bodies import BODIES
+from tests.support.service_api import Api
 
-from .service_api import Api
 from .test_server import call
 
 BACKEND = {"ip": "10.0.1.10", "protocol": "TCP", "source_port": 80, "target_port": 8080}

@@ -11,8 +11,7 @@ from openapi_spec_validator import validate
 
 from altostratus.emulator.decisions import DECISIONS
 from altostratus.emulator.openapi import document
-
-from .service_api import Api, Reply
+from tests.support.service_api import Api, Reply
 
 BACKEND = {"ip": "10.0.0.9", "protocol": "TCP", "source_port": 80, "target_port": 80}
 

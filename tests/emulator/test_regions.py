@@ -6,8 +6,7 @@ import pytest
 
 from altostratus.client import BadRequestError, Client
 from altostratus.emulator import Emulator
-
-from .service_api import Api
+from tests.support.service_api import Api
 
 EVERY_FEATURE = {
     "iaas": True,

@@ -13,8 +13,8 @@ from altostratus.emulator import Emulator
 from altostratus.emulator.app import EmulatorApp
 from altostratus.emulator.clock import Clock
 from altostratus.emulator.state import Settings, State
+from tests.support.service_api import KEY, S3_URL, Api, RecordingBuckets, RecordingEvents
 
-from .service_api import KEY, S3_URL, Api, RecordingBuckets, RecordingEvents
 from .test_persistence import _s3
 from .test_server import call
 

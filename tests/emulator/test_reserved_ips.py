@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .service_api import Api, RecordingEvents
+from tests.support.service_api import Api, RecordingEvents
 
 BACKEND = {"ip": "10.0.0.9", "protocol": "TCP", "source_port": 80, "target_port": 80}
 

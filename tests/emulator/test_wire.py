@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from .service_api import Api
+from tests.support.service_api import Api
 
 
 def raw(api: Api, method: str, path: str, data: bytes | str | None, content_type: str | None):  # type: ignore[no-untyped-def]

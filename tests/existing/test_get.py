@@ -6,12 +6,12 @@ from collections.abc import Callable
 
 import pulumi
 import pytest
-from account import leftovers
 
 import altostratus as alto
 from altostratus.client import Client
 from altostratus.emulator import Emulator
 from altostratus.testing import DeploymentFailed, Stack
+from tests.support.account import leftovers
 
 BACKEND = {"ip": "10.70.0.10", "protocol": "TCP", "source_port": 80, "target_port": 8080}
 

@@ -8,12 +8,12 @@ from typing import Any
 
 import pulumi
 import pytest
-from answer_shapes import shaping_proxy
 
 import altostratus as alto
 from altostratus.client import Client
 from altostratus.emulator import Emulator
 from altostratus.testing import DeploymentFailed, Stack
+from tests.support.answer_shapes import shaping_proxy
 
 BACKEND = {"ip": "10.95.0.10", "protocol": "TCP", "source_port": 80, "target_port": 8080}
 REFERENCE = "organization/platform/prod"

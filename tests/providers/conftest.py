@@ -6,13 +6,13 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from engine import Engine, ProviderProcess
 from pulumi.dynamic import Config, ConfigureRequest
 
 from altostratus.client import Client
 from altostratus.emulator import Emulator
 from altostratus.providers._base import Provider
 from altostratus.providers.network import NetworkProvider
+from tests.support.engine import Engine, ProviderProcess
 
 
 def stack_config(emulator: Emulator, **extra: str) -> dict[str, str]:

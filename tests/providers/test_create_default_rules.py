@@ -5,13 +5,13 @@ state keeps the value the firewall was made with."""
 from __future__ import annotations
 
 import pytest
-from engine import Engine
 
 import altostratus as alto
 from altostratus.client import Client
 from altostratus.emulator import Emulator
 from altostratus.providers.firewall import FirewallProvider
 from altostratus.testing import Stack
+from tests.support.engine import Engine
 
 from .scenarios import BACKEND
 

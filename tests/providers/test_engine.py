@@ -7,12 +7,12 @@ from typing import Any
 
 import grpc
 import pytest
-from engine import Engine, State
 from pulumi.dynamic.dynamic import serialize_provider
 from pulumi.output import Unknown
 from pulumi.runtime import rpc
 
 from altostratus.client import Client
+from tests.support.engine import Engine, State
 
 from .scenarios import IDS, SCENARIOS, Scenario, assert_filled, dependencies
 

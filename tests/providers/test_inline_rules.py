@@ -7,11 +7,11 @@ from typing import Any
 
 import grpc
 import pytest
-from engine import Engine
 
 from altostratus.client import Client
 from altostratus.emulator import Emulator
 from altostratus.providers.firewall import FirewallProvider
+from tests.support.engine import Engine
 
 from .scenarios import dependencies
 

@@ -5,9 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from answer_shapes import shaping_proxy
-from engine import Engine, ProviderProcess
-
 from altostratus.client import Client
 from altostratus.emulator import Emulator
 from altostratus.providers.firewall import FirewallProvider
@@ -15,6 +12,8 @@ from altostratus.providers.load_balancer import LoadBalancerProvider
 from altostratus.providers.network import NetworkProvider
 from altostratus.providers.object_store import ObjectStoreProvider
 from altostratus.providers.object_store_credential import ObjectStoreCredentialProvider
+from tests.support.answer_shapes import shaping_proxy
+from tests.support.engine import Engine, ProviderProcess
 
 from .conftest import stack_config
 from .scenarios import BACKEND, dependencies

@@ -5,12 +5,12 @@ same ports, the same as ``start_port``/``end_port`` to a diff, and refused besid
 from __future__ import annotations
 
 import pytest
-from engine import Engine
 
 from altostratus.client import Client
 from altostratus.providers.firewall import FirewallProvider
 from altostratus.providers.firewall_rule import FirewallRuleProvider
 from altostratus.testing._process import CheckFailed
+from tests.support.engine import Engine
 
 
 def _firewall(api: Client) -> str:

@@ -17,7 +17,6 @@ from typing import Any
 
 import grpc
 import pytest
-from engine import Engine, ProviderProcess, to_struct
 from pulumi.runtime.proto import provider_pb2
 
 from altostratus.client import Client
@@ -25,6 +24,7 @@ from altostratus.emulator import Emulator
 from altostratus.providers import _config, _threads
 from altostratus.providers.load_balancer import LoadBalancerProvider
 from altostratus.providers.network import NetworkProvider
+from tests.support.engine import Engine, ProviderProcess, to_struct
 
 from .conftest import configure, stack_config
 

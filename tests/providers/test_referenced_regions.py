@@ -10,7 +10,6 @@ from collections.abc import Callable
 import grpc
 import pulumi
 import pytest
-from engine import Engine
 
 import altostratus as alto
 from altostratus.client import Client, NotFoundError
@@ -21,6 +20,7 @@ from altostratus.providers.load_balancer import LoadBalancerProvider
 from altostratus.providers.object_store import ObjectStoreProvider
 from altostratus.providers.reserved_ip import ReservedIpProvider
 from altostratus.testing import DeploymentFailed, Stack
+from tests.support.engine import Engine
 
 from .scenarios import BACKEND
 

@@ -8,7 +8,6 @@ from collections.abc import Iterator
 
 import grpc
 import pytest
-from engine import Engine
 
 import altostratus as alto
 from altostratus.client import Client
@@ -19,6 +18,7 @@ from altostratus.providers.network import NetworkProvider
 from altostratus.providers.object_store import ObjectStoreProvider
 from altostratus.providers.object_store_credential import ObjectStoreCredentialProvider
 from altostratus.testing import DeploymentFailed, Stack
+from tests.support.engine import Engine
 
 from .scenarios import BACKEND
 

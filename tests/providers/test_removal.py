@@ -9,10 +9,10 @@ from typing import Any
 
 import grpc
 import pytest
-from engine import Engine, ProviderProcess
 
 from altostratus.client import Client, NotFoundError
 from altostratus.emulator import Emulator
+from tests.support.engine import Engine, ProviderProcess
 
 from .conftest import stack_config
 from .scenarios import IDS, SCENARIOS, Scenario, dependencies

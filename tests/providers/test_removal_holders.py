@@ -8,13 +8,13 @@ from collections.abc import Callable, Iterator
 
 import grpc
 import pytest
-from engine import Engine, ProviderProcess
 
 from altostratus.client import Client
 from altostratus.emulator import Emulator
 from altostratus.providers._removal import holders
 from altostratus.providers.firewall import FirewallProvider
 from altostratus.providers.object_store_credential import ObjectStoreCredentialProvider
+from tests.support.engine import Engine, ProviderProcess
 
 from .conftest import stack_config
 from .scenarios import BACKEND

@@ -8,7 +8,6 @@ from typing import Any
 
 import dill  # type: ignore[import-untyped]
 import pytest
-from engine import Engine, to_struct
 from google.protobuf import json_format
 from pulumi.dynamic.dynamic import serialize_provider
 
@@ -16,6 +15,7 @@ import altostratus.providers as alto
 from altostratus.client import Client
 from altostratus.emulator import Emulator
 from altostratus.providers._resource import AltostratusResource
+from tests.support.engine import Engine, to_struct
 
 from .conftest import configure, stack_config
 from .scenarios import SCENARIOS, dependencies

@@ -6,13 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from fake_s3 import HTML, NO_BUCKET, NO_NAMESPACE, REFUSED, fake_s3
 
 from altostratus.client import Client
 from altostratus.client.object_stores import ObjectStoresAPI
 from altostratus.emulator import Emulator
 from altostratus.providers._base import ProviderError
 from altostratus.providers.object_store import ObjectStoreProvider
+from tests.support.fake_s3 import HTML, NO_BUCKET, NO_NAMESPACE, REFUSED, fake_s3
 
 from .conftest import configure, create, stack_config
 

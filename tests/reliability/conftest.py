@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from engine import Engine, ProviderProcess
 
 from altostratus.client import Client
 from altostratus.emulator import Emulator
+from tests.support.engine import Engine, ProviderProcess
 
 
 def stack_config(emulator: Emulator) -> dict[str, str]:

@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
-from engine import Engine
 
 from altostratus.client import Client
 from altostratus.emulator import Emulator
@@ -21,6 +20,7 @@ from altostratus.providers.object_store import ObjectStoreProvider
 from altostratus.providers.object_store_credential import ObjectStoreCredentialProvider
 from altostratus.providers.reserved_ip import ReservedIpProvider
 from altostratus.providers.webhook import WebhookProvider
+from tests.support.engine import Engine
 
 from .raw_http import Http
 

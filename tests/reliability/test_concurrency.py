@@ -12,14 +12,13 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import Any
 
-from engine import Engine, State
-
 from altostratus.client import Client
 from altostratus.client.errors import QuotaExceededError
 from altostratus.emulator import Emulator
 from altostratus.providers.firewall_rule import FirewallRuleProvider
 from altostratus.providers.load_balancer import LoadBalancerProvider
 from altostratus.providers.object_store import ObjectStoreProvider
+from tests.support.engine import Engine, State
 
 from .stack import BACKEND, inventory
 

@@ -15,10 +15,10 @@ from typing import Any
 
 import grpc
 import pytest
-from engine import Engine, State
 
 from altostratus.client import Client
 from altostratus.emulator import Emulator
+from tests.support.engine import Engine, State
 
 from .stack import STACK, Member, Outputs, inventory
 

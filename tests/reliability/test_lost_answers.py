@@ -13,7 +13,6 @@ from typing import Any
 
 import grpc
 import pytest
-from engine import Engine
 from pulumi.dynamic import Config, ConfigureRequest
 
 from altostratus.client import Client
@@ -24,6 +23,7 @@ from altostratus.providers.firewall import FirewallProvider
 from altostratus.providers.network import NetworkProvider
 from altostratus.providers.reserved_ip import ReservedIpProvider
 from altostratus.providers.webhook import WebhookProvider
+from tests.support.engine import Engine
 
 from .conftest import stack_config
 from .stack import BACKEND, inventory

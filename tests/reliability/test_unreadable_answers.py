@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from engine import Engine, State
 
 from altostratus.client import Client
 from altostratus.emulator import Emulator
@@ -28,6 +27,7 @@ from altostratus.providers.object_store import ObjectStoreProvider
 from altostratus.providers.object_store_credential import ObjectStoreCredentialProvider
 from altostratus.providers.reserved_ip import ReservedIpProvider
 from altostratus.providers.webhook import WebhookProvider
+from tests.support.engine import Engine, State
 
 from .stack import BACKEND
 

@@ -7,12 +7,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from account import leftovers
 
 import altostratus as alto
 from altostratus.client import Client
 from altostratus.emulator import Emulator
 from altostratus.testing import DeploymentFailed, Stack
+from tests.support.account import leftovers
 
 SSH = alto.FirewallInlineRuleArgs(protocol="tcp", start_port="22", cidr=["10.0.0.0/8"])
 

@@ -11,11 +11,11 @@ from collections.abc import Callable
 
 import pulumi
 import pytest
-from account import leftovers
 
 import altostratus as alto
 from altostratus.emulator import Emulator
 from altostratus.testing import DeploymentFailed, OutputValue, Stack
+from tests.support.account import leftovers
 
 
 def raising_after_a_network() -> None:

@@ -7,12 +7,12 @@ from typing import Any
 
 import pulumi
 import pytest
-from account import leftovers
 
 import altostratus as alto
 from altostratus.client import Client
 from altostratus.emulator import Emulator
 from altostratus.testing import DeploymentFailed, Stack, StepEvent
+from tests.support.account import leftovers
 
 NETWORK = "pulumi-python:dynamic/altostratus:Network"
 
