@@ -25,8 +25,9 @@ from altostratus.providers import _config, _threads
 from altostratus.providers.load_balancer import LoadBalancerProvider
 from altostratus.providers.network import NetworkProvider
 from tests.support.engine import Engine, ProviderProcess, to_struct
+from tests.support.provider_config import stack_config
 
-from .conftest import configure, stack_config
+from .conftest import configure
 
 BACKEND = {"ip": "10.20.0.10", "protocol": "TCP", "source_port": 80, "target_port": 8080}
 BALANCERS = LoadBalancerProvider()

@@ -24,8 +24,8 @@ from altostratus.providers._resource import AltostratusResource
 from altostratus.providers.object_store_credential import ObjectStoreCredentialProvider
 from altostratus.providers.webhook import WebhookProvider
 from tests.support.engine import Engine, ProviderProcess, State, to_struct
+from tests.support.provider_config import stack_config
 
-from .conftest import stack_config
 from .stack import STACK, Outputs
 
 ACCESS_KEY = "AKTESTSECRETKEY00001"
