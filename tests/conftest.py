@@ -11,6 +11,7 @@ import pytest
 from altostratus.client import Client
 from altostratus.emulator import Emulator
 from altostratus.testing import Stack
+from tests.support.account import EXAMPLES
 from tests.support.engine import Engine, ProviderProcess
 from tests.support.provider_config import stack_config
 from tests.support.real_engine import built_engine, engine_missing
@@ -24,8 +25,6 @@ os.environ.setdefault("PULUMI_PYTHON_CMD", sys.executable)
 os.environ.setdefault("PULUMI_SKIP_UPDATE_CHECK", "true")
 
 pytest_plugins = ["altostratus.testing.pytest_plugin"]
-
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 
 @pytest.fixture(scope="session")
