@@ -21,21 +21,13 @@ from pulumi.dynamic import Config, ConfigureRequest
 from altostratus.emulator import Emulator, EmulatorControls
 
 ROOT = Path(__file__).resolve().parent.parent
-TESTS = ROOT / "tests"
-
-
-def use_test_harness() -> None:
-    """Make ``engine`` (tests/engine.py) and ``scenarios`` (tests/providers/scenarios.py)
-    importable; tests/ is not a package."""
-    for folder in (TESTS, TESTS / "providers"):
-        if str(folder) not in sys.path:
-            sys.path.insert(0, str(folder))
+HARNESS = {"engine": "tests.support.engine", "scenarios": "tests.providers.scenarios"}
 
 
 def test_module(name: str) -> Any:
-    """A module of the tests' harness: ``engine`` or ``scenarios``."""
-    use_test_harness()
-    return importlib.import_module(name)
+    """A module of the tests' harness: ``engine`` (``tests/support/engine.py``) or ``scenarios``
+    (``tests/providers/scenarios.py``), imported from the package ``tests`` beside this one."""
+    return importlib.import_module(HARNESS[name])
 
 
 def add_latency(emulator: EmulatorControls, seconds: float) -> None:

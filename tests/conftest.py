@@ -2,12 +2,19 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
-from real_engine import built_engine, engine_missing
 
+from altostratus.client import Client
 from altostratus.emulator import Emulator
+from altostratus.testing import Stack
+from tests.support.account import EXAMPLES
+from tests.support.engine import Engine, ProviderProcess
+from tests.support.provider_config import stack_config
+from tests.support.real_engine import built_engine, engine_missing
 
 # The real engine, where tools/engine/build has made it, comes first on PATH for every test: the
 # CLI, the Automation API and the engine's plugin search then all find the same binaries.
@@ -36,6 +43,35 @@ def fresh_emulator(emulator: Emulator) -> Emulator:
     """The session's emulator, reset before the test."""
     emulator.reset()
     return emulator
+
+
+@pytest.fixture
+def client(fresh_emulator: Emulator) -> Iterator[Client]:
+    """A client of the freshly reset session emulator's account, acting outside any stack: the
+    test's own view, another team's, the console's."""
+    with Client(api_key=fresh_emulator.api_key, api_url=fresh_emulator.api_url) as client:
+        yield client
+
+
+@pytest.fixture(scope="module")
+def provider_engine(emulator: Emulator) -> Iterator[Engine]:
+    """A provider process (``python -m pulumi.dynamic``) configured with the session emulator's
+    stack config and driven as the engine drives it, for the test module."""
+    process = ProviderProcess(stack_config(emulator))
+    yield Engine(process)
+    process.close()
+
+
+@pytest.fixture
+def make_stack(altostratus_stack: Callable[..., Stack]) -> Callable[..., Stack]:
+    """A stack of a program (a function, a folder, or an example's name) against the freshly
+    reset emulator: the public ``altostratus_stack`` fixture, taking examples by name."""
+
+    def make(program: Callable[[], None] | str | Path, **options: Any) -> Stack:
+        source = EXAMPLES / program if isinstance(program, str) else program
+        return altostratus_stack(source, **options)
+
+    return make
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -16,7 +16,8 @@ from typing import Any
 
 import pytest
 import yaml
-from doc_pages import ROOT, section
+
+from tests.support.doc_pages import ROOT, section
 
 CI_RECIPE = section("docs/ci.md", "# CI: `pulumi preview` and `pulumi up` against the emulator")
 
@@ -149,7 +150,7 @@ def free_port() -> int:
 
 
 def docker_ready() -> str | None:
-    from emulator.test_container import IMAGE, docker_missing
+    from tests.support.container import IMAGE, docker_missing
 
     missing = docker_missing()
     return None if missing is None else f"needs Docker and the image {IMAGE}: {missing}"
@@ -160,7 +161,7 @@ def docker_ready() -> str | None:
 @pytest.mark.skipif(docker_ready() is not None, reason=str(docker_ready()))
 def test_the_compose_service_runs_healthy_with_its_settings() -> None:
     """No compose plugin here: the service's settings given to ``docker run`` instead."""
-    from emulator.test_container import IMAGE
+    from tests.support.container import IMAGE
 
     service = compose_service()
     port, s3_port = free_port(), free_port()
@@ -202,7 +203,7 @@ def test_the_compose_service_runs_healthy_with_its_settings() -> None:
 @pytest.mark.timeout(600)
 @pytest.mark.skipif(docker_ready() is not None, reason=str(docker_ready()))
 def test_the_action_starts_the_image_and_gives_its_addresses(tmp_path: Path) -> None:
-    from emulator.test_container import IMAGE
+    from tests.support.container import IMAGE
 
     (step,) = yaml.safe_load(ACTION.read_text())["runs"]["steps"]
     outputs = tmp_path / "outputs"

@@ -36,12 +36,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from account import leftovers
-from doc_pages import PAGES, ROOT, Block, blocks
 
 from altostratus.client import Client
 from altostratus.emulator import Emulator
 from altostratus.testing import Stack
+from tests.support.account import leftovers
+from tests.support.doc_pages import PAGES, ROOT, Block, blocks
 
 RUN = ("bash", "sh", "console", "python")
 BLOCKS = [block for path in PAGES for block in blocks(path) if block.language in RUN]

@@ -25,8 +25,9 @@ from typing import Any
 
 import pytest
 import yaml
-from account import leftovers
-from doc_pages import section
+
+from tests.support.account import leftovers
+from tests.support.doc_pages import section
 
 pytestmark = [pytest.mark.real_engine, pytest.mark.timeout(600)]
 

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import re
@@ -14,22 +13,11 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from pseudo_terminal import PATIENCE, Terminal
 
 from altostratus.cli import main
 from altostratus.cli._rules import CONFIG_FILE, SESSION_FILE, write_file
 from altostratus.emulator import Emulator
-
-
-@pytest.fixture
-def home(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
-    for name in list(os.environ):
-        if name.startswith(("ALTOSTRATUS_", "CLI_")):
-            monkeypatch.delenv(name)
-    folder = tmp_path / "cli"
-    monkeypatch.setenv("CLI_CONFIG_DIR", str(folder))
-    monkeypatch.setattr("sys.stdin", io.StringIO(""))
-    return folder
+from tests.support.pseudo_terminal import PATIENCE, Terminal
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -39,12 +27,12 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 
 
 def test_setup_checks_the_key_then_stores_url_key_and_organization(
-    home: Path, fresh_emulator: Emulator, capsys: pytest.CaptureFixture[str]
+    cli_home: Path, fresh_emulator: Emulator, capsys: pytest.CaptureFixture[str]
 ) -> None:
     url, key = fresh_emulator.api_url, fresh_emulator.api_key
     code, out, err = run(capsys, "setup", "--api-url", url, "--api-key", key, "--org", "default")
     assert code == 0, err
-    stored = json.loads((home / CONFIG_FILE).read_text())
+    stored = json.loads((cli_home / CONFIG_FILE).read_text())
     assert stored == {"api_url": url, "api_key": key, "org": "default"}
     assert key not in out
     # The stored configuration is the last layer: quota and the organization come from it.
@@ -53,11 +41,11 @@ def test_setup_checks_the_key_then_stores_url_key_and_organization(
 
 
 def test_setup_with_yes_takes_the_keys_first_organization(
-    home: Path, fresh_emulator: Emulator, capsys: pytest.CaptureFixture[str]
+    cli_home: Path, fresh_emulator: Emulator, capsys: pytest.CaptureFixture[str]
 ) -> None:
     url, key = fresh_emulator.api_url, fresh_emulator.api_key
     assert run(capsys, "setup", "--api-url", url, "--api-key", key, "--yes")[0] == 0
-    assert json.loads((home / CONFIG_FILE).read_text())["org"] == "default"
+    assert json.loads((cli_home / CONFIG_FILE).read_text())["org"] == "default"
 
 
 @pytest.mark.parametrize(
@@ -69,7 +57,7 @@ def test_setup_with_yes_takes_the_keys_first_organization(
     ],
 )
 def test_a_setup_that_fails_writes_nothing(
-    home: Path,
+    cli_home: Path,
     fresh_emulator: Emulator,
     capsys: pytest.CaptureFixture[str],
     flags: list[str],
@@ -80,21 +68,21 @@ def test_a_setup_that_fails_writes_nothing(
         given += ["--api-key", fresh_emulator.api_key]
     code, _, err = run(capsys, "setup", *given, *flags)
     assert code == 1 and len(err.splitlines()) == 1 and expected in err, err
-    assert not home.exists()
+    assert not cli_home.exists()
 
 
 def test_a_setup_against_nothing_listening_writes_nothing(
-    home: Path, capsys: pytest.CaptureFixture[str]
+    cli_home: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     code, _, err = run(
         capsys, "setup", "--api-url", "http://127.0.0.1:9", "--api-key", "k", "--org", "o"
     )
     assert code == 1 and "cannot reach http://127.0.0.1:9" in err
-    assert not home.exists()
+    assert not cli_home.exists()
 
 
-def test_setup_at_a_terminal_asks_for_what_is_missing(home: Path, emulator: Emulator) -> None:
-    environ = {**os.environ, "CLI_CONFIG_DIR": str(home)}
+def test_setup_at_a_terminal_asks_for_what_is_missing(cli_home: Path, emulator: Emulator) -> None:
+    environ = {**os.environ, "CLI_CONFIG_DIR": str(cli_home)}
     with Terminal(["setup", "--api-url", emulator.api_url], environ) as terminal:
         terminal.expect("API key: ")
         terminal.send(emulator.api_key)
@@ -103,7 +91,7 @@ def test_setup_at_a_terminal_asks_for_what_is_missing(home: Path, emulator: Emul
         output = terminal.finish()
     assert terminal.status == 0, output
     assert emulator.api_key not in output  # typed hidden
-    assert json.loads((home / CONFIG_FILE).read_text())["org"] == "default"
+    assert json.loads((cli_home / CONFIG_FILE).read_text())["org"] == "default"
 
 
 def _approve(page: str, key: str) -> str:
@@ -119,9 +107,9 @@ def _approve(page: str, key: str) -> str:
 
 
 def test_auth_logs_in_through_the_page_the_emulator_serves(
-    home: Path, fresh_emulator: Emulator, capsys: pytest.CaptureFixture[str]
+    cli_home: Path, fresh_emulator: Emulator, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    environ = {**os.environ, "CLI_CONFIG_DIR": str(home), "CLI_API_URL": fresh_emulator.api_url}
+    environ = {**os.environ, "CLI_CONFIG_DIR": str(cli_home), "CLI_API_URL": fresh_emulator.api_url}
     code = "from altostratus.cli import cli_entry; cli_entry()"
     process = subprocess.Popen(
         [sys.executable, "-c", code, "auth"],
@@ -136,17 +124,17 @@ def test_auth_logs_in_through_the_page_the_emulator_serves(
         first = process.stdout.readline()
         page = re.search(r"Open (\S+) and enter the code ([A-Z-]+)", first)
         assert page is not None, first
-        assert not (home / SESSION_FILE).exists()  # nothing before the login completes
+        assert not (cli_home / SESSION_FILE).exists()  # nothing before the login completes
         assert "Logged in as default" in _approve(page.group(1), fresh_emulator.api_key)
         out, err = process.communicate(timeout=PATIENCE)
     finally:
         process.kill()
     assert process.returncode == 0, err
     assert "Logged in as default@example.com (default)" in out
-    session = json.loads((home / SESSION_FILE).read_text())
+    session = json.loads((cli_home / SESSION_FILE).read_text())
     assert session["api_key"] == fresh_emulator.api_key
     assert session["api_url"] == fresh_emulator.api_url
-    assert (home / SESSION_FILE).stat().st_mode & 0o777 == 0o600
+    assert (cli_home / SESSION_FILE).stat().st_mode & 0o777 == 0o600
     # The session is a credential layer, and --status finds it valid.
     code_, out_, _ = run(capsys, "auth", "--status")
     assert code_ == 0 and "The session is valid: default@example.com" in out_
@@ -176,26 +164,28 @@ def test_the_login_page_refuses_a_wrong_key_and_the_session_is_not_given(
 
 
 def test_auth_status_without_a_session_or_with_a_dead_one_fails_in_one_line(
-    home: Path, fresh_emulator: Emulator, capsys: pytest.CaptureFixture[str]
+    cli_home: Path, fresh_emulator: Emulator, capsys: pytest.CaptureFixture[str]
 ) -> None:
     code, _, err = run(capsys, "auth", "--status")
     assert code == 1 and "not logged in" in err and "cli auth" in err
-    write_file(home / SESSION_FILE, {"api_url": fresh_emulator.api_url, "api_key": "revoked"})
+    write_file(cli_home / SESSION_FILE, {"api_url": fresh_emulator.api_url, "api_key": "revoked"})
     code, _, err = run(capsys, "auth", "--status")
     assert code == 1 and len(err.splitlines()) == 1 and "401" in err
 
 
-def test_logout_forgets_the_session_only(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    write_file(home / SESSION_FILE, {"api_key": "k"})
-    write_file(home / CONFIG_FILE, {"api_key": "k", "org": "o"})
+def test_logout_forgets_the_session_only(
+    cli_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_file(cli_home / SESSION_FILE, {"api_key": "k"})
+    write_file(cli_home / CONFIG_FILE, {"api_key": "k", "org": "o"})
     code, out, _ = run(capsys, "logout")
     assert code == 0 and "Forgot the session" in out
-    assert not (home / SESSION_FILE).exists() and (home / CONFIG_FILE).exists()
+    assert not (cli_home / SESSION_FILE).exists() and (cli_home / CONFIG_FILE).exists()
     assert run(capsys, "logout")[1].strip() == "No session to forget."
 
 
 def test_whoami_shows_identity_roles_and_organizations(
-    home: Path,
+    cli_home: Path,
     fresh_emulator: Emulator,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
@@ -210,7 +200,7 @@ def test_whoami_shows_identity_roles_and_organizations(
 
 
 def test_regions_lists_the_services_regions(
-    home: Path,
+    cli_home: Path,
     fresh_emulator: Emulator,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
@@ -224,8 +214,8 @@ def test_regions_lists_the_services_regions(
 
 
 def test_update_prints_commands_and_changes_nothing(
-    home: Path, capsys: pytest.CaptureFixture[str]
+    cli_home: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     code, out, _ = run(capsys, "update")
     assert code == 0 and "cli mcp" in out and "--upgrade" in out
-    assert not home.exists()
+    assert not cli_home.exists()

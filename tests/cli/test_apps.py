@@ -3,16 +3,15 @@ the emulator, whose clock moves the application through its phases."""
 
 from __future__ import annotations
 
-import io
 import json
 import os
 from pathlib import Path
 
 import pytest
-from pseudo_terminal import Terminal
 
 from altostratus.cli import main
 from altostratus.emulator import Emulator
+from tests.support.pseudo_terminal import Terminal
 
 APPLICATIONS = {
     "python": {"requirements.txt": "flask\n", "app.py": "print('hi')\n"},
@@ -20,19 +19,6 @@ APPLICATIONS = {
     "go": {"go.mod": "module example.com/acme/api-server\n\ngo 1.22\n", "main.go": ""},
     "docker": {"Dockerfile": "FROM scratch\n", "package.json": "{}"},
 }
-
-
-@pytest.fixture
-def env(fresh_emulator: Emulator, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Emulator:
-    for name in list(os.environ):
-        if name.startswith(("ALTOSTRATUS_", "CLI_")):
-            monkeypatch.delenv(name)
-    monkeypatch.setenv("CLI_CONFIG_DIR", str(tmp_path / "cli"))
-    monkeypatch.setenv("CLI_API_URL", fresh_emulator.api_url)
-    monkeypatch.setenv("CLI_API_KEY", fresh_emulator.api_key)
-    monkeypatch.setenv("CLI_ORG", "default")
-    monkeypatch.setattr("sys.stdin", io.StringIO(""))
-    return fresh_emulator
 
 
 def project(tmp_path: Path, runtime: str, name: str = "site") -> Path:
@@ -86,7 +72,7 @@ def test_detect_in_a_folder_without_an_application_names_what_to_add(
 
 
 def test_an_app_is_deployed_built_run_and_logged_on_the_emulators_clock(
-    env: Emulator,
+    cli_env: Emulator,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
@@ -102,12 +88,12 @@ def test_an_app_is_deployed_built_run_and_logged_on_the_emulators_clock(
     )
     first = json.loads(out.splitlines()[0])
     assert (first["stream"], first["message"]) == ("build", "build #1 started (deploy)")
-    env.advance_clock(21)
+    cli_env.advance_clock(21)
     status = payload(capsys, "app", "status", "--app_name", "site")
     assert status["phase"] == "deploying"  # type: ignore[index]
     code, out, _ = run(capsys, "app", "logs", "--app_name", "site", "--build", "--no-follow")
     assert out.splitlines()[-1].endswith(f"pushed {status['image']}")  # type: ignore[index]
-    env.advance_clock(30)
+    cli_env.advance_clock(30)
     code, out, _ = run(capsys, "app", "status", "--app_name", "site")
     assert "running" in out and "recent builds" in out
     code, out, _ = run(capsys, "app", "logs", "--app_name", "site", "--no-follow")
@@ -118,7 +104,7 @@ def test_an_app_is_deployed_built_run_and_logged_on_the_emulators_clock(
 
 
 def test_app_deploy_pushes_a_new_build_of_a_changed_tree(
-    env: Emulator,
+    cli_env: Emulator,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
@@ -134,7 +120,7 @@ def test_app_deploy_pushes_a_new_build_of_a_changed_tree(
 
 
 def test_env_set_merges_variables_and_redeploys(
-    env: Emulator,
+    cli_env: Emulator,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
@@ -156,7 +142,7 @@ def test_env_set_merges_variables_and_redeploys(
 
 
 def test_open_prints_the_url_and_redeploy_builds_again(
-    env: Emulator,
+    cli_env: Emulator,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
@@ -170,7 +156,7 @@ def test_open_prints_the_url_and_redeploy_builds_again(
 
 
 def test_remove_asks_for_yes_without_a_terminal_then_deletes(
-    env: Emulator,
+    cli_env: Emulator,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
@@ -186,7 +172,7 @@ def test_remove_asks_for_yes_without_a_terminal_then_deletes(
 
 
 def test_environments_lists_the_default_and_creates_one(
-    env: Emulator,
+    cli_env: Emulator,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
@@ -204,7 +190,7 @@ def test_environments_lists_the_default_and_creates_one(
 
 
 def test_without_a_terminal_an_app_command_names_app_name(
-    env: Emulator, capsys: pytest.CaptureFixture[str]
+    cli_env: Emulator, capsys: pytest.CaptureFixture[str]
 ) -> None:
     for argv in (["app", "status"], ["app", "logs", "--build"], ["app", "env", "list"]):
         code, _, err = run(capsys, *argv)
@@ -213,7 +199,7 @@ def test_without_a_terminal_an_app_command_names_app_name(
 
 
 def test_at_a_terminal_the_app_name_is_asked_for(
-    env: Emulator,
+    cli_env: Emulator,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
@@ -228,7 +214,7 @@ def test_at_a_terminal_the_app_name_is_asked_for(
 
 
 def test_an_unknown_organization_is_a_404_with_the_hint(
-    env: Emulator, capsys: pytest.CaptureFixture[str]
+    cli_env: Emulator, capsys: pytest.CaptureFixture[str]
 ) -> None:
     code, _, err = run(capsys, "app", "list", "--org", "acme")
     assert code == 1
@@ -238,18 +224,18 @@ def test_an_unknown_organization_is_a_404_with_the_hint(
 
 
 def test_logs_stream_the_runtime_lines_as_the_clock_moves_until_ctrl_c(
-    env: Emulator,
+    cli_env: Emulator,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     monkeypatch.chdir(project(tmp_path, "python"))
     run(capsys, "deploy", "--app_name", "live")
-    env.advance_clock(30)
+    cli_env.advance_clock(30)
     with Terminal(["app", "logs", "--app_name", "live"], dict(os.environ)) as terminal:
         terminal.expect("listening on :8080")
         assert "GET /healthz" not in terminal.seen
-        env.advance_clock(20)  # two health checks later
+        cli_env.advance_clock(20)  # two health checks later
         terminal.expect("GET /healthz 200")
         terminal.interrupt()
         output = terminal.finish()

@@ -3,8 +3,6 @@ organization, a wrong flag. Each fails with status 1 in one line and writes no f
 
 from __future__ import annotations
 
-import io
-import os
 from pathlib import Path
 
 import pytest
@@ -48,17 +46,14 @@ NO_ORG = {"whoami", "regions", "quota", "platform-env list", "setup"}
 
 
 @pytest.fixture
-def home(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, emulator: Emulator) -> Path:
-    for name in list(os.environ):
-        if name.startswith(("ALTOSTRATUS_", "CLI_")):
-            monkeypatch.delenv(name)
-    folder = tmp_path / "cli"
-    monkeypatch.setenv("CLI_CONFIG_DIR", str(folder))
+def app_home(
+    cli_home: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, emulator: Emulator
+) -> Path:
+    """``cli_home``, the organization ``default``, in a working folder holding an application."""
     monkeypatch.setenv("CLI_ORG", "default")
     monkeypatch.chdir(tmp_path)
     (tmp_path / "requirements.txt").write_text("flask\n")  # deploy finds an application
-    monkeypatch.setattr("sys.stdin", io.StringIO(""))
-    return folder
+    return cli_home
 
 
 def fails_in_one_line(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
@@ -73,7 +68,7 @@ def fails_in_one_line(argv: list[str], capsys: pytest.CaptureFixture[str]) -> st
 @pytest.mark.parametrize("name", sorted(CALLING))
 def test_a_wrong_key_fails_in_one_line_naming_the_401(
     name: str,
-    home: Path,
+    app_home: Path,
     emulator: Emulator,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
@@ -84,23 +79,23 @@ def test_a_wrong_key_fails_in_one_line_naming_the_401(
         argv[argv.index("k")] = "wrong-key"
     line = fails_in_one_line(argv, capsys)
     assert "401" in line and "wrong-key" not in line
-    assert not home.exists()
+    assert not app_home.exists()
 
 
 @pytest.mark.parametrize("name", sorted(CALLING))
 def test_an_unreachable_url_fails_in_one_line(
-    name: str, home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    name: str, app_home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setenv("CLI_API_KEY", "k")
     argv = [*name.split(), *CALLING[name], "--api-url", "http://127.0.0.1:9"]
     assert "cannot reach http://127.0.0.1:9" in fails_in_one_line(argv, capsys)
-    assert not home.exists()
+    assert not app_home.exists()
 
 
 @pytest.mark.parametrize("name", sorted(set(CALLING) - NO_ORG))
 def test_an_unknown_organization_fails_with_the_hint(
     name: str,
-    home: Path,
+    app_home: Path,
     emulator: Emulator,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
@@ -113,11 +108,11 @@ def test_an_unknown_organization_fails_with_the_hint(
 
 @pytest.mark.parametrize("name", sorted(CALLING))
 def test_a_wrong_flag_fails_with_status_1_in_one_line(
-    name: str, home: Path, capsys: pytest.CaptureFixture[str]
+    name: str, app_home: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     with pytest.raises(SystemExit) as exit_:
         main([*name.split(), *CALLING[name], "--colour", "red"], prog="cli")
     assert exit_.value.code == 1
     (line,) = capsys.readouterr().err.splitlines()
     assert "--colour" in line
-    assert not home.exists()
+    assert not app_home.exists()

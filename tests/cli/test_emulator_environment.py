@@ -14,10 +14,10 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from interrupt import default_ctrl_c
 
 from altostratus.cli import main
 from altostratus.cli._emulator import configure_parser
+from tests.support.interrupt import default_ctrl_c
 
 ALTOSTRATUS = [sys.executable, "-m", "altostratus"]
 

@@ -3,29 +3,15 @@
 
 from __future__ import annotations
 
-import io
 import json
 import os
 from pathlib import Path
 
 import pytest
-from pseudo_terminal import Terminal
 
 from altostratus.cli import main
 from altostratus.emulator import Emulator
-
-
-@pytest.fixture
-def env(fresh_emulator: Emulator, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Emulator:
-    for name in list(os.environ):
-        if name.startswith(("ALTOSTRATUS_", "CLI_")):
-            monkeypatch.delenv(name)
-    monkeypatch.setenv("CLI_CONFIG_DIR", str(tmp_path / "cli"))
-    monkeypatch.setenv("CLI_API_URL", fresh_emulator.api_url)
-    monkeypatch.setenv("CLI_API_KEY", fresh_emulator.api_key)
-    monkeypatch.setenv("CLI_ORG", "default")
-    monkeypatch.setattr("sys.stdin", io.StringIO(""))
-    return fresh_emulator
+from tests.support.pseudo_terminal import Terminal
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -41,7 +27,7 @@ def payload(capsys: pytest.CaptureFixture[str], *argv: str) -> object:
 
 
 def test_clusters_are_the_organizations_one_per_region(
-    env: Emulator, capsys: pytest.CaptureFixture[str]
+    cli_env: Emulator, capsys: pytest.CaptureFixture[str]
 ) -> None:
     clusters = payload(capsys, "cluster", "list")
     assert isinstance(clusters, list)
@@ -51,7 +37,7 @@ def test_clusters_are_the_organizations_one_per_region(
 
 
 def test_an_environment_is_created_attached_detached_and_deleted(
-    env: Emulator, capsys: pytest.CaptureFixture[str]
+    cli_env: Emulator, capsys: pytest.CaptureFixture[str]
 ) -> None:
     made = payload(capsys, "platform-env", "create", "--name", "dev", "--description", "d")
     assert made == {**made, "name": "dev", "namespace": "default", "clusters": []}
@@ -71,13 +57,13 @@ def test_an_environment_is_created_attached_detached_and_deleted(
     assert code == 0 and "Deleted" in out
     assert payload(capsys, "platform-env", "list") == []
     # Every call went to the /api/v1 paths of the spec's table.
-    paths = {(entry["method"], entry["path"]) for entry in env.requests()}
+    paths = {(entry["method"], entry["path"]) for entry in cli_env.requests()}
     assert ("PUT", "/api/v1/environment") in paths
     assert ("DELETE", "/api/v1/environment/default/dev") in paths
 
 
 def test_an_unknown_cluster_is_refused_with_the_ones_there_are(
-    env: Emulator, capsys: pytest.CaptureFixture[str]
+    cli_env: Emulator, capsys: pytest.CaptureFixture[str]
 ) -> None:
     code, _, err = run(capsys, "platform-env", "create", "dev", "--cluster", "nowhere")
     assert code == 1
@@ -86,7 +72,7 @@ def test_an_unknown_cluster_is_refused_with_the_ones_there_are(
 
 
 def test_a_delete_without_yes_and_without_a_terminal_names_the_flag(
-    env: Emulator, capsys: pytest.CaptureFixture[str]
+    cli_env: Emulator, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert run(capsys, "platform-env", "create", "dev")[0] == 0
     code, _, err = run(capsys, "platform-env", "delete", "dev")
@@ -95,7 +81,7 @@ def test_a_delete_without_yes_and_without_a_terminal_names_the_flag(
 
 
 def test_an_application_is_registered_deployed_and_becomes_healthy_on_the_clock(
-    env: Emulator, capsys: pytest.CaptureFixture[str]
+    cli_env: Emulator, capsys: pytest.CaptureFixture[str]
 ) -> None:
     run(capsys, "platform-env", "create", "prod", "--cluster", "lon1-managed")
     repository = "https://example.com/shop.git"
@@ -105,10 +91,10 @@ def test_an_application_is_registered_deployed_and_becomes_healthy_on_the_clock(
     assert payload(capsys, "platform-app", "get", "--name", "shop") == made
     deployed = payload(capsys, "platform-app", "deploy", "shop", "--environment", "prod")
     assert deployed["status"] == "pending"  # type: ignore[index]
-    env.advance_clock(6)
+    cli_env.advance_clock(6)
     got = payload(capsys, "platform-app-deployment", "get", "shop")
     assert got["status"] == "progressing"  # type: ignore[index]
-    env.advance_clock(30)
+    cli_env.advance_clock(30)
     (listed,) = payload(capsys, "platform-app-deployment", "list")  # type: ignore[misc]
     assert (listed["status"], listed["clusters"]) == ("healthy", ["lon1-managed"])
     code, out, _ = run(capsys, "platform-app-deployment", "list")
@@ -117,7 +103,7 @@ def test_an_application_is_registered_deployed_and_becomes_healthy_on_the_clock(
 
 
 def test_a_deploy_to_an_environment_without_a_cluster_says_to_attach_one(
-    env: Emulator, capsys: pytest.CaptureFixture[str]
+    cli_env: Emulator, capsys: pytest.CaptureFixture[str]
 ) -> None:
     run(capsys, "platform-env", "create", "bare")
     run(capsys, "platform-app", "register", "api", "--repository", "https://example.com/a.git")
@@ -126,7 +112,7 @@ def test_a_deploy_to_an_environment_without_a_cluster_says_to_attach_one(
 
 
 def test_a_404_reads_as_a_hint_to_check_the_name_and_the_organization(
-    env: Emulator, capsys: pytest.CaptureFixture[str]
+    cli_env: Emulator, capsys: pytest.CaptureFixture[str]
 ) -> None:
     code, _, err = run(capsys, "platform-env", "get", "missing")
     assert code == 1
@@ -140,14 +126,14 @@ def test_a_404_reads_as_a_hint_to_check_the_name_and_the_organization(
 
 
 def test_without_an_organization_a_platform_command_names_the_ways_to_give_one(
-    env: Emulator, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    cli_env: Emulator, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.delenv("CLI_ORG")
     code, _, err = run(capsys, "cluster", "list")
     assert code == 1 and "no organization: pass --org, set CLI_ORG" in err
 
 
-def test_at_a_terminal_the_organization_is_asked_for(env: Emulator, tmp_path: Path) -> None:
+def test_at_a_terminal_the_organization_is_asked_for(cli_env: Emulator, tmp_path: Path) -> None:
     environ = {k: v for k, v in os.environ.items() if k != "CLI_ORG"}
     with Terminal(["cluster", "list", "--json"], environ) as terminal:
         terminal.expect("Organization: ")
@@ -158,7 +144,7 @@ def test_at_a_terminal_the_organization_is_asked_for(env: Emulator, tmp_path: Pa
 
 
 def test_at_a_terminal_a_declined_delete_deletes_nothing_and_succeeds(
-    env: Emulator, capsys: pytest.CaptureFixture[str]
+    cli_env: Emulator, capsys: pytest.CaptureFixture[str]
 ) -> None:
     run(capsys, "platform-env", "create", "keep")
     with Terminal(["platform-env", "delete", "keep"], dict(os.environ)) as terminal:

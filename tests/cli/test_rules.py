@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import io
 import json
-import os
 from pathlib import Path
 
 import httpx
@@ -23,18 +22,6 @@ from altostratus.cli._rules import (
     write_file,
 )
 from altostratus.emulator import Emulator
-
-
-@pytest.fixture
-def home(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
-    """No credentials anywhere but where a test puts them; the files in ``home``."""
-    for name in list(os.environ):
-        if name.startswith(("ALTOSTRATUS_", "CLI_")):
-            monkeypatch.delenv(name)
-    folder = tmp_path / "cli-config"
-    monkeypatch.setenv("CLI_CONFIG_DIR", str(folder))
-    monkeypatch.setattr("sys.stdin", io.StringIO(""))
-    return folder
 
 
 def cli(argv: list[str]) -> int:
@@ -70,7 +57,7 @@ def test_two_bare_names_are_refused_and_so_is_none() -> None:
 
 
 def test_two_bare_names_fail_the_command_in_one_line(
-    home: Path, emulator: Emulator, capsys: pytest.CaptureFixture[str]
+    cli_home: Path, emulator: Emulator, capsys: pytest.CaptureFixture[str]
 ) -> None:
     env = ["--api-url", emulator.api_url, "--org", "default"]
     assert cli(["platform-env", "get", "a", "b", *env]) == 1
@@ -89,7 +76,7 @@ def test_a_short_flag_is_refused_in_one_line(
     assert line.startswith("cli: error: -") and "short flags do not exist" in line
 
 
-def test_a_value_after_double_dash_is_not_a_flag(home: Path) -> None:
+def test_a_value_after_double_dash_is_not_a_flag(cli_home: Path) -> None:
     args = build_parser("cli").parse_args(["platform-env", "get", "--", "-x"])
     assert target(args, "platform environment") == "-x"
 
@@ -132,7 +119,7 @@ def test_every_read_command_takes_json() -> None:
 
 
 def test_quota_json_prints_the_raw_payload(
-    home: Path,
+    cli_home: Path,
     fresh_emulator: Emulator,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
@@ -213,10 +200,10 @@ def test_each_credential_comes_from_the_earliest_layer_that_sets_it(tmp_path: Pa
 
 
 def test_cli_config_dir_moves_the_session_file(
-    home: Path, fresh_emulator: Emulator, capsys: pytest.CaptureFixture[str]
+    cli_home: Path, fresh_emulator: Emulator, capsys: pytest.CaptureFixture[str]
 ) -> None:
     write_file(
-        home / SESSION_FILE,
+        cli_home / SESSION_FILE,
         {"api_url": fresh_emulator.api_url, "api_key": fresh_emulator.api_key},
     )
     assert cli(["quota", "--json"]) == 0
@@ -224,12 +211,12 @@ def test_cli_config_dir_moves_the_session_file(
 
 
 def test_a_session_file_that_is_not_json_is_named_in_one_line(
-    home: Path, capsys: pytest.CaptureFixture[str]
+    cli_home: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    home.mkdir(parents=True)
-    (home / SESSION_FILE).write_text("{not json", encoding="utf-8")
+    cli_home.mkdir(parents=True)
+    (cli_home / SESSION_FILE).write_text("{not json", encoding="utf-8")
     assert cli(["quota"]) == 1
-    assert f"{home / SESSION_FILE} is not valid JSON; fix or remove it" in one_line(capsys)
+    assert f"{cli_home / SESSION_FILE} is not valid JSON; fix or remove it" in one_line(capsys)
 
 
 def test_files_are_written_whole_and_for_their_owner_only(tmp_path: Path) -> None:
@@ -244,7 +231,7 @@ def test_files_are_written_whole_and_for_their_owner_only(tmp_path: Path) -> Non
 
 
 def test_a_failed_call_is_one_line_and_status_1(
-    home: Path,
+    cli_home: Path,
     fresh_emulator: Emulator,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],

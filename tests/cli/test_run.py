@@ -16,14 +16,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from account import EXAMPLES, leftovers
-from interrupt import default_ctrl_c
 
 from altostratus.cli import _deploy, main
 from altostratus.cli._progress import Progress
 from altostratus.client import Client
 from altostratus.emulator import Emulator
 from altostratus.testing import OutputValue
+from tests.support.account import EXAMPLES, leftovers
+from tests.support.interrupt import default_ctrl_c
 
 #: Projects an example reads through a StackReference, run before it.
 BEFORE = {"stack-composition": ["private-network"], "default-network": ["private-network"]}

@@ -87,30 +87,30 @@ def _isolated_settings(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
 
 
 @pytest.fixture
-def api() -> FakeAPI:
+def fake_api() -> FakeAPI:
     return FakeAPI()
 
 
 @pytest.fixture
-def clock() -> FakeClock:
+def fake_clock() -> FakeClock:
     return FakeClock()
 
 
 @pytest.fixture
-def http(api: FakeAPI, clock: FakeClock) -> Iterator[HTTPClient]:
+def http(fake_api: FakeAPI, fake_clock: FakeClock) -> Iterator[HTTPClient]:
     """An HTTPClient on the fake API, with no jitter and a fake clock."""
-    client = HTTPClient(SETTINGS, transport=httpx.MockTransport(api))
-    client.sleep = clock.sleep
-    client.monotonic = clock.monotonic
+    client = HTTPClient(SETTINGS, transport=httpx.MockTransport(fake_api))
+    client.sleep = fake_clock.sleep
+    client.monotonic = fake_clock.monotonic
     client.random = lambda: 0.0
     yield client
     client.close()
 
 
 @pytest.fixture
-def client(api: FakeAPI, clock: FakeClock) -> Iterator[Client]:
+def fake_client(fake_api: FakeAPI, fake_clock: FakeClock) -> Iterator[Client]:
     """A Client on the fake API (explicit key, region LON1), sleeping on the fake clock."""
-    with Client(API_KEY, "http://api.test", transport=httpx.MockTransport(api)) as client:
-        client._http.sleep = clock.sleep
-        client._http.monotonic = clock.monotonic
+    with Client(API_KEY, "http://api.test", transport=httpx.MockTransport(fake_api)) as client:
+        client._http.sleep = fake_clock.sleep
+        client._http.monotonic = fake_clock.monotonic
         yield client

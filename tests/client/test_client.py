@@ -36,22 +36,22 @@ def test_client_never_imports_pulumi() -> None:
     assert out.stdout.strip() == "False"
 
 
-def test_context_manager_closes_the_connection_pool(api: FakeAPI) -> None:
-    with Client(API_KEY, transport=httpx.MockTransport(api)) as client:
+def test_context_manager_closes_the_connection_pool(fake_api: FakeAPI) -> None:
+    with Client(API_KEY, transport=httpx.MockTransport(fake_api)) as client:
         pass
     assert client._http._client.is_closed
 
 
-def test_region_argument_is_the_default_of_every_call(api: FakeAPI) -> None:
-    api.default = lambda request: answer(200, [])
-    with Client(API_KEY, region="fra1", transport=httpx.MockTransport(api)) as client:
+def test_region_argument_is_the_default_of_every_call(fake_api: FakeAPI) -> None:
+    fake_api.default = lambda request: answer(200, [])
+    with Client(API_KEY, region="fra1", transport=httpx.MockTransport(fake_api)) as client:
         assert client.region == "FRA1"
         client.networks.list()
         client.load_balancers.list(region="phx1")
-    assert [r.url.params["region"] for r in api.requests] == ["FRA1", "PHX1"]
+    assert [r.url.params["region"] for r in fake_api.requests] == ["FRA1", "PHX1"]
 
 
-def test_many_threads_share_one_client(api: FakeAPI) -> None:
+def test_many_threads_share_one_client(fake_api: FakeAPI) -> None:
     """Every thread gets the answer to its own request, with no cross-talk and no failure."""
     threads_seen: set[int] = set()
     lock = threading.Lock()
@@ -63,9 +63,9 @@ def test_many_threads_share_one_client(api: FakeAPI) -> None:
         region = request.url.params["region"]
         return answer(200, NETWORK | {"id": network_id, "label": region})
 
-    api.default = network_named_after_its_id
+    fake_api.default = network_named_after_its_id
     regions = ["LON1", "FRA1", "NYC1", "PHX1"]
-    with Client(API_KEY, transport=httpx.MockTransport(api)) as client:
+    with Client(API_KEY, transport=httpx.MockTransport(fake_api)) as client:
 
         def fetch(n: int) -> tuple[str, str]:
             network = client.networks.get(f"net-{n}", region=regions[n % 4])
@@ -74,6 +74,6 @@ def test_many_threads_share_one_client(api: FakeAPI) -> None:
         with ThreadPoolExecutor(max_workers=16) as pool:
             results = list(pool.map(fetch, range(400)))
     assert results == [(f"net-{n}", regions[n % 4]) for n in range(400)]
-    assert len(api.requests) == 400
-    assert all(r.headers["Authorization"] == f"bearer {API_KEY}" for r in api.requests)
+    assert len(fake_api.requests) == 400
+    assert all(r.headers["Authorization"] == f"bearer {API_KEY}" for r in fake_api.requests)
     assert len(threads_seen) > 1

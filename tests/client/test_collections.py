@@ -260,12 +260,12 @@ CASES: dict[str, Case] = {
 
 @pytest.mark.parametrize("case", CASES.values(), ids=CASES.keys())
 def test_call_sends_the_right_request_and_reads_the_answer(
-    client: Client, api: FakeAPI, case: Case
+    fake_client: Client, fake_api: FakeAPI, case: Case
 ) -> None:
-    api.queue(answer(200, case.answer))
-    result = case.call(client)
-    assert len(api.requests) == 1
-    request = api.last
+    fake_api.queue(answer(200, case.answer))
+    result = case.call(fake_client)
+    assert len(fake_api.requests) == 1
+    request = fake_api.last
     assert f"{request.method} {request.url.raw_path.decode()}" == case.request
     assert body_of(request) == case.body
     if case.body is not None:
@@ -277,7 +277,7 @@ def test_call_sends_the_right_request_and_reads_the_answer(
         assert type(first) is case.returns
 
 
-def test_every_collection_method_has_a_case(client: Client) -> None:
+def test_every_collection_method_has_a_case(fake_client: Client) -> None:
     names = {name.split(" ")[0] for name in CASES}
     for attribute in (
         "networks",
@@ -290,7 +290,7 @@ def test_every_collection_method_has_a_case(client: Client) -> None:
         "webhooks",
         "quota",
     ):
-        collection = getattr(client, attribute)
+        collection = getattr(fake_client, attribute)
         public = {
             m for m in dir(collection) if not m.startswith("_") and callable(getattr(collection, m))
         }
@@ -299,7 +299,7 @@ def test_every_collection_method_has_a_case(client: Client) -> None:
         assert public == {n.split(".")[1] for n in names if n.startswith(attribute + ".")}
 
 
-def test_ids_are_escaped_in_paths(client: Client, api: FakeAPI) -> None:
-    api.queue(answer(200, NETWORK))
-    client.networks.get("../quota?x=1")
-    assert api.last.url.raw_path == b"/v2/vpc/networks/..%2Fquota%3Fx%3D1?region=LON1"
+def test_ids_are_escaped_in_paths(fake_client: Client, fake_api: FakeAPI) -> None:
+    fake_api.queue(answer(200, NETWORK))
+    fake_client.networks.get("../quota?x=1")
+    assert fake_api.last.url.raw_path == b"/v2/vpc/networks/..%2Fquota%3Fx%3D1?region=LON1"

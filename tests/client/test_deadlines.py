@@ -36,24 +36,24 @@ FAILED = {"result": "failed", "code": "internal_error", "reason": "Injected faul
 
 
 def test_retry_after_zero_for_ten_seconds_sends_fewer_than_a_hundred_requests(
-    http: HTTPClient, api: FakeAPI, clock: FakeClock
+    http: HTTPClient, fake_api: FakeAPI, fake_clock: FakeClock
 ) -> None:
     http.max_retry_seconds = 10.0
-    api.default = lambda request: answer(429, RATE_LIMITED, **{"Retry-After": "0"})
+    fake_api.default = lambda request: answer(429, RATE_LIMITED, **{"Retry-After": "0"})
     with pytest.raises(RateLimitError):
         http.request("GET", "/v2/quota")
-    assert 10 <= len(api.requests) < 100
-    assert min(clock.sleeps) >= 0.5
-    assert clock.now <= 10.0
+    assert 10 <= len(fake_api.requests) < 100
+    assert min(fake_clock.sleeps) >= 0.5
+    assert fake_clock.now <= 10.0
 
 
 def test_a_retry_after_date_in_the_past_waits_the_floor(
-    http: HTTPClient, api: FakeAPI, clock: FakeClock
+    http: HTTPClient, fake_api: FakeAPI, fake_clock: FakeClock
 ) -> None:
     past = "Wed, 21 Oct 2015 07:28:00 GMT"
-    api.queue(answer(503, FAILED, **{"Retry-After": past}), answer(200, {"result": "success"}))
+    fake_api.queue(answer(503, FAILED, **{"Retry-After": past}), answer(200, {"result": "success"}))
     http.request("GET", "/v2/quota")
-    assert clock.sleeps == [0.5]
+    assert fake_clock.sleeps == [0.5]
 
 
 def test_a_retry_after_date_counts_from_now() -> None:
@@ -65,15 +65,15 @@ def test_a_retry_after_date_counts_from_now() -> None:
 
 
 def test_retries_never_wait_past_the_calls_deadline(
-    http: HTTPClient, api: FakeAPI, clock: FakeClock
+    http: HTTPClient, fake_api: FakeAPI, fake_clock: FakeClock
 ) -> None:
     http.deadline = 10.0
     http.max_retries = 100
-    api.default = lambda request: answer(503, FAILED, **{"Retry-After": "3"})
+    fake_api.default = lambda request: answer(503, FAILED, **{"Retry-After": "3"})
     with pytest.raises(ServerError):
         http.request("GET", "/v2/quota")
-    assert clock.sleeps == [3.0, 3.0, 3.0]  # a fourth wait would end at 12 s
-    assert len(api.requests) == 4
+    assert fake_clock.sleeps == [3.0, 3.0, 3.0]  # a fourth wait would end at 12 s
+    assert len(fake_api.requests) == 4
 
 
 # -- a server that drips its answer --------------------------------------------------------------

@@ -99,9 +99,9 @@ def test_retry_after_header_parsing(value: str | None, seconds: float | None) ->
 
 
 def test_401_hints_at_the_key_setting_and_never_shows_the_key(
-    http: HTTPClient, api: FakeAPI
+    http: HTTPClient, fake_api: FakeAPI
 ) -> None:
-    api.queue(
+    fake_api.queue(
         answer(
             401, {"result": "failed", "code": "authentication_invalid_key", "reason": "Bad key."}
         )
@@ -111,4 +111,4 @@ def test_401_hints_at_the_key_setting_and_never_shows_the_key(
     message = str(caught.value)
     assert "ALTOSTRATUS_API_KEY" in message and "altostratus:apiKey" in message
     assert API_KEY not in message and API_KEY not in repr(caught.value)
-    assert api.last.headers["Authorization"] == f"bearer {API_KEY}"
+    assert fake_api.last.headers["Authorization"] == f"bearer {API_KEY}"

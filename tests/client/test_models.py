@@ -13,30 +13,32 @@ from .records import BACKEND, CREDENTIAL, FIREWALL, LOAD_BALANCER, RULE, WEBHOOK
 
 
 def test_backend_with_an_unknown_field_is_refused_before_sending(
-    client: Client, api: FakeAPI
+    fake_client: Client, fake_api: FakeAPI
 ) -> None:
     with pytest.raises(ValidationError):
-        client.load_balancers.create(name="x", network_id="n1", backends=[{**BACKEND, "weight": 3}])
-    assert api.requests == []
+        fake_client.load_balancers.create(
+            name="x", network_id="n1", backends=[{**BACKEND, "weight": 3}]
+        )
+    assert fake_api.requests == []
 
 
-def test_answers_with_unknown_fields_are_read(client: Client, api: FakeAPI) -> None:
+def test_answers_with_unknown_fields_are_read(fake_client: Client, fake_api: FakeAPI) -> None:
     extra = {"surprise": 1}
     lb = LOAD_BALANCER | extra | {"backends": [BACKEND | extra]}
-    api.queue(answer(200, lb))
-    assert client.load_balancers.get("lb1").backends == [
+    fake_api.queue(answer(200, lb))
+    assert fake_client.load_balancers.get("lb1").backends == [
         models.LoadBalancerBackendRecord(**BACKEND)
     ]
 
 
 def test_an_answer_of_the_wrong_shape_is_an_invalid_response_error(
-    client: Client, api: FakeAPI
+    fake_client: Client, fake_api: FakeAPI
 ) -> None:
-    api.queue(answer(200, {"name": "net-abc", "label": "backend"}))
+    fake_api.queue(answer(200, {"name": "net-abc", "label": "backend"}))
     with pytest.raises(
         InvalidResponseError, match=r"invalid_response: unexpected answer, id: Field required"
     ):
-        client.networks.get("n1")
+        fake_client.networks.get("n1")
 
 
 def test_secrets_stay_out_of_model_reprs() -> None:

@@ -3,8 +3,6 @@ answers (through real HTTP): sizes, usage, owners, balancer settings and assignm
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import boto3
 import pytest
 
@@ -12,12 +10,6 @@ from altostratus.client import Client, QuotaExceededError
 from altostratus.emulator import Emulator
 
 BACKEND = {"ip": "10.1.0.5", "protocol": "TCP", "source_port": 80, "target_port": 8080}
-
-
-@pytest.fixture
-def client(fresh_emulator: Emulator) -> Iterator[Client]:
-    with Client(fresh_emulator.api_key, fresh_emulator.api_url) as client:
-        yield client
 
 
 def test_a_store_is_answered_with_max_size_and_its_owner_credential_id(client: Client) -> None:

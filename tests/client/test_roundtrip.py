@@ -28,14 +28,15 @@ BACKEND: dict[str, Any] = {
 
 
 @pytest.fixture
-def client(fresh_emulator: Emulator) -> Iterator[Client]:
+def retrying_client(fresh_emulator: Emulator) -> Iterator[Client]:
+    """A client of the fresh emulator that retries twice, without sleeping between."""
     with Client(fresh_emulator.api_key, fresh_emulator.api_url, max_retries=2) as client:
         client._http.sleep = lambda seconds: None
         yield client
 
 
 @pytest.fixture
-def network(client: Client) -> models.Network:
+def network_model(client: Client) -> models.Network:
     return client.networks.get(client.networks.create(label="app", cidr_v4="10.1.0.0/24").id)
 
 
@@ -61,13 +62,15 @@ def test_the_default_network_cannot_be_deleted(client: Client) -> None:
         client.networks.delete(default.id)
 
 
-def test_firewalls_and_rules(client: Client, network: models.Network) -> None:
-    created = client.firewalls.create(name="web", network_id=network.id, create_default_rules=False)
+def test_firewalls_and_rules(client: Client, network_model: models.Network) -> None:
+    created = client.firewalls.create(
+        name="web", network_id=network_model.id, create_default_rules=False
+    )
     assert client.firewalls.get(created.id).rules == []
     assert client.firewalls.update(created.id, name="web2").name == "web2"
     assert [f.name for f in client.firewalls.list() if f.id == created.id] == ["web2"]
     with pytest.raises(ConflictError):
-        client.firewalls.create(name="web2", network_id=network.id)
+        client.firewalls.create(name="web2", network_id=network_model.id)
 
     rule = client.firewall_rules.create(
         created.id, protocol="tcp", start_port=443, cidr=["10.0.0.0/8"], label="https"
@@ -88,10 +91,10 @@ def test_firewalls_and_rules(client: Client, network: models.Network) -> None:
 
 
 def test_load_balancers_and_reserved_ips(
-    client: Client, network: models.Network, fresh_emulator: Emulator
+    client: Client, network_model: models.Network, fresh_emulator: Emulator
 ) -> None:
     lb = client.load_balancers.create(
-        name="front", network_id=network.id, backends=[models.LoadBalancerBackend(**BACKEND)]
+        name="front", network_id=network_model.id, backends=[models.LoadBalancerBackend(**BACKEND)]
     )
     assert (lb.state, lb.public_ip, lb.service_name) == ("", "", None)
     fresh_emulator.advance_clock(60)
@@ -131,15 +134,17 @@ def test_an_ip_reserved_without_a_name_is_named_by_its_address(client: Client) -
     assert made.name == reserved.name == reserved.ip
 
 
-def test_a_load_balancer_is_created_on_a_firewall(client: Client, network: models.Network) -> None:
-    firewall = client.firewalls.create(name="edge", network_id=network.id)
+def test_a_load_balancer_is_created_on_a_firewall(
+    client: Client, network_model: models.Network
+) -> None:
+    firewall = client.firewalls.create(name="edge", network_id=network_model.id)
     lb = client.load_balancers.create(
-        name="front", network_id=network.id, backends=[BACKEND], firewall_id=firewall.id
+        name="front", network_id=network_model.id, backends=[BACKEND], firewall_id=firewall.id
     )
     assert client.load_balancers.get(lb.id).firewall_id == firewall.id
     with pytest.raises(NotFoundError):
         client.load_balancers.create(
-            name="back", network_id=network.id, backends=[BACKEND], firewall_id="nope"
+            name="back", network_id=network_model.id, backends=[BACKEND], firewall_id="nope"
         )
 
 
@@ -210,13 +215,15 @@ def test_a_wrong_key_is_an_authentication_error(fresh_emulator: Emulator) -> Non
     assert "not-the-key" not in str(caught.value)
 
 
-def test_transient_failures_of_reads_are_retried(client: Client, fresh_emulator: Emulator) -> None:
+def test_transient_failures_of_reads_are_retried(
+    retrying_client: Client, fresh_emulator: Emulator
+) -> None:
     fault = {"method": "GET", "path_prefix": "/v2/vpc/networks", "status": 503}
     fresh_emulator.add_fault(**fault, count=2)
-    assert client.networks.list()
+    assert retrying_client.networks.list()
     fresh_emulator.add_fault(**fault, count=3)
     with pytest.raises(ServerError):
-        client.networks.list()
+        retrying_client.networks.list()
 
 
 def test_a_create_failing_after_it_applied_is_outcome_unknown(

@@ -7,12 +7,6 @@ import pytest
 
 from altostratus.client import Client
 from altostratus.client.errors import PermissionDeniedError
-from altostratus.emulator import Emulator
-
-
-@pytest.fixture
-def client(fresh_emulator: Emulator) -> Client:
-    return Client(api_key=fresh_emulator.api_key, api_url=fresh_emulator.api_url)
 
 
 def test_objects_are_counted_across_pages(client: Client) -> None:

@@ -133,50 +133,52 @@ FOUND_IN_A_LIST = ("firewall_rules.get", "webhooks.get")
 
 @pytest.mark.parametrize("call", CALLS, ids=IDS)
 def test_only_the_id_is_required_and_unknown_fields_are_ignored(
-    client: Client, api: FakeAPI, call: Call
+    fake_client: Client, fake_api: FakeAPI, call: Call
 ) -> None:
-    api.queue(answer(200, call.answer(_enlarged({"id": call.record["id"]}))))
-    trimmed = call.read(client).model_dump()
+    fake_api.queue(answer(200, call.answer(_enlarged({"id": call.record["id"]}))))
+    trimmed = call.read(fake_client).model_dump()
     assert trimmed.pop("id") == call.record["id"]
     trimmed.pop("x_added_later", None)  # quota keeps every counter it is given
     assert trimmed and set(trimmed.values()) == {None}
 
-    api.queue(answer(200, call.answer(call.record)))
-    plain = call.read(client).model_dump()
-    api.queue(answer(200, call.answer(_enlarged(call.record))))
-    enlarged = call.read(client).model_dump()
+    fake_api.queue(answer(200, call.answer(call.record)))
+    plain = call.read(fake_client).model_dump()
+    fake_api.queue(answer(200, call.answer(_enlarged(call.record))))
+    enlarged = call.read(fake_client).model_dump()
     enlarged.pop("x_added_later", None)
     assert enlarged == plain
     assert {k for k, v in plain.items() if v is not None} == set(call.record)
 
     if call.name not in FOUND_IN_A_LIST:
         without_id = {k: v for k, v in call.record.items() if k != "id"}
-        api.queue(answer(200, call.answer(without_id)))
+        fake_api.queue(answer(200, call.answer(without_id)))
         # A create answered without the record may have made it: its outcome is unknown.
         creates = call.name.endswith(".create")
         expected = OutcomeUnknownError if creates else InvalidResponseError
         with pytest.raises(expected, match=r"id: Field required"):
-            call.read(client)
+            call.read(fake_client)
 
 
 # -- shapes the official clients' fixtures show ------------------------------------------------
 
 
-def test_a_firewall_rename_answered_with_the_result_alone(client: Client, api: FakeAPI) -> None:
-    api.queue(answer(200, {"result": "success"}))
-    assert client.firewalls.update("f1", name="web").result == "success"
-    api.queue(answer(200, {"id": "f1", "result": "success", "name": "web"}))
-    assert client.firewalls.update("f1", name="web").name == "web"
+def test_a_firewall_rename_answered_with_the_result_alone(
+    fake_client: Client, fake_api: FakeAPI
+) -> None:
+    fake_api.queue(answer(200, {"result": "success"}))
+    assert fake_client.firewalls.update("f1", name="web").result == "success"
+    fake_api.queue(answer(200, {"id": "f1", "result": "success", "name": "web"}))
+    assert fake_client.firewalls.update("f1", name="web").name == "web"
 
 
 def test_webhooks_and_balancers_without_created_at_or_max_concurrent_requests(
-    client: Client, api: FakeAPI
+    fake_client: Client, fake_api: FakeAPI
 ) -> None:
     trimmed = ("created_at", "max_concurrent_requests")
-    api.queue(answer(200, [{k: v for k, v in WEBHOOK.items() if k not in trimmed}]))
-    api.queue(answer(200, [{k: v for k, v in LOAD_BALANCER.items() if k not in trimmed}]))
-    (webhook,) = client.webhooks.list()
-    (balancer,) = client.load_balancers.list()
+    fake_api.queue(answer(200, [{k: v for k, v in WEBHOOK.items() if k not in trimmed}]))
+    fake_api.queue(answer(200, [{k: v for k, v in LOAD_BALANCER.items() if k not in trimmed}]))
+    (webhook,) = fake_client.webhooks.list()
+    (balancer,) = fake_client.load_balancers.list()
     assert (webhook.url, webhook.created_at) == (WEBHOOK["url"], None)
     assert (balancer.name, balancer.created_at, balancer.max_concurrent_requests) == (
         "front",
@@ -186,13 +188,13 @@ def test_webhooks_and_balancers_without_created_at_or_max_concurrent_requests(
 
 
 def test_networks_without_gateway_or_free_ip_count_and_firewalls_without_account_or_label(
-    client: Client, api: FakeAPI
+    fake_client: Client, fake_api: FakeAPI
 ) -> None:
     network = {k: v for k, v in NETWORK.items() if k not in ("gateway_ipv4", "free_ip_count")}
     firewall = {k: v for k, v in FIREWALL.items() if k not in ("account_id", "label")}
-    api.queue(answer(200, [network]), answer(200, [firewall]))
-    (read_network,) = client.networks.list()
-    (read_firewall,) = client.firewalls.list()
+    fake_api.queue(answer(200, [network]), answer(200, [firewall]))
+    (read_network,) = fake_client.networks.list()
+    (read_firewall,) = fake_client.firewalls.list()
     assert (read_network.cidr, read_network.gateway_ipv4, read_network.free_ip_count) == (
         NETWORK["cidr"],
         None,
@@ -205,16 +207,18 @@ def test_networks_without_gateway_or_free_ip_count_and_firewalls_without_account
     )
 
 
-def test_a_network_create_answer_without_name(client: Client, api: FakeAPI) -> None:
-    api.queue(answer(200, {"id": "n1", "result": "success", "label": "backend"}))
-    created = client.networks.create(label="backend")
+def test_a_network_create_answer_without_name(fake_client: Client, fake_api: FakeAPI) -> None:
+    fake_api.queue(answer(200, {"id": "n1", "result": "success", "label": "backend"}))
+    created = fake_client.networks.create(label="backend")
     assert (created.id, created.label, created.name) == ("n1", "backend", None)
 
 
-def test_a_webhook_create_answered_with_the_whole_webhook(client: Client, api: FakeAPI) -> None:
+def test_a_webhook_create_answered_with_the_whole_webhook(
+    fake_client: Client, fake_api: FakeAPI
+) -> None:
     whole = {k: v for k, v in WEBHOOK.items() if k != "created_at"}
-    api.queue(answer(200, whole))
-    created = client.webhooks.create(url=WEBHOOK["url"])
+    fake_api.queue(answer(200, whole))
+    created = fake_client.webhooks.create(url=WEBHOOK["url"])
     assert (created.id, created.url, created.secret, created.events) == (
         "w1",
         WEBHOOK["url"],
@@ -225,13 +229,13 @@ def test_a_webhook_create_answered_with_the_whole_webhook(client: Client, api: F
     assert WEBHOOK["secret"] not in repr(created)
 
 
-def test_a_quota_with_fewer_and_more_counters(client: Client, api: FakeAPI) -> None:
+def test_a_quota_with_fewer_and_more_counters(fake_client: Client, fake_api: FakeAPI) -> None:
     counters = {"loadbalancer_count_limit": 16, "objectstore_gb_usage": 500}
     unknown = {"kubernetes_node_count_limit": 30}
     fewer = ("clusters_current_count", "objectstore_gb_limit", "loadbalancer_count_usage")
     trimmed = {k: v for k, v in QUOTA.items() if k not in fewer}
-    api.queue(answer(200, trimmed | counters | unknown))
-    quota = client.quota.get()
+    fake_api.queue(answer(200, trimmed | counters | unknown))
+    quota = fake_client.quota.get()
     assert quota.clusters_current_count is None
     assert quota.network_count_limit == QUOTA["network_count_limit"]
     assert (quota.loadbalancer_count_limit, quota.objectstore_gb_usage) == (16, 500)
@@ -239,22 +243,22 @@ def test_a_quota_with_fewer_and_more_counters(client: Client, api: FakeAPI) -> N
     assert quota.model_extra == unknown
 
 
-def test_object_store_size_answered_as_max_size(client: Client, api: FakeAPI) -> None:
+def test_object_store_size_answered_as_max_size(fake_client: Client, fake_api: FakeAPI) -> None:
     store = {k: v for k, v in OBJECT_STORE.items() if k != "max_size_gb"} | {"max_size": 750}
-    api.queue(answer(200, store), answer(200, page([store])))
-    assert client.object_stores.get("s1").max_size_gb == 750
-    assert [s.max_size_gb for s in client.object_stores.list()] == [750]
+    fake_api.queue(answer(200, store), answer(200, page([store])))
+    assert fake_client.object_stores.get("s1").max_size_gb == 750
+    assert [s.max_size_gb for s in fake_client.object_stores.list()] == [750]
     # Both names: the spec's wins.
-    api.queue(answer(200, OBJECT_STORE | {"max_size": 750}))
-    assert client.object_stores.get("s1").max_size_gb == OBJECT_STORE["max_size_gb"]
+    fake_api.queue(answer(200, OBJECT_STORE | {"max_size": 750}))
+    assert fake_client.object_stores.get("s1").max_size_gb == OBJECT_STORE["max_size_gb"]
 
 
 def test_balancer_backends_without_protocol_and_with_a_health_check_port(
-    client: Client, api: FakeAPI
+    fake_client: Client, fake_api: FakeAPI
 ) -> None:
     backend = {"ip": "10.1.0.5", "source_port": 80, "target_port": 8080, "health_check_port": 81}
-    api.queue(answer(200, LOAD_BALANCER | {"backends": [backend], "options": {"x": 1}}))
-    (read,) = client.load_balancers.get("lb1").backends or []
+    fake_api.queue(answer(200, LOAD_BALANCER | {"backends": [backend], "options": {"x": 1}}))
+    (read,) = fake_client.load_balancers.get("lb1").backends or []
     assert (read.ip, read.protocol, read.source_port, read.target_port) == (
         "10.1.0.5",
         None,
@@ -264,17 +268,17 @@ def test_balancer_backends_without_protocol_and_with_a_health_check_port(
     assert read.health_check_port == 81
 
 
-def test_a_page_without_items_is_an_empty_page(client: Client, api: FakeAPI) -> None:
-    api.queue(answer(200, {"page": 1, "pages": 1, "items": None}))
-    assert client.reserved_ips.list() == []
+def test_a_page_without_items_is_an_empty_page(fake_client: Client, fake_api: FakeAPI) -> None:
+    fake_api.queue(answer(200, {"page": 1, "pages": 1, "items": None}))
+    assert fake_client.reserved_ips.list() == []
 
 
 def test_a_network_list_item_with_its_region_in_lower_case_and_a_vlan(
-    client: Client, api: FakeAPI
+    fake_client: Client, fake_api: FakeAPI
 ) -> None:
     vlan = {"vlan_id": 42, "cidr_v4": "10.9.0.0/24", "gateway_ipv4": "10.9.0.1"}
     attached_network = NETWORK | {"id": "attached", "region": "lon1", "vlan_connect": vlan}
-    api.queue(answer(200, [attached_network, NETWORK]))
-    attached, plain = client.networks.list()
+    fake_api.queue(answer(200, [attached_network, NETWORK]))
+    attached, plain = fake_client.networks.list()
     assert (attached.region, attached.vlan_connect) == ("LON1", vlan)
     assert (plain.region, plain.vlan_connect) == (None, None)

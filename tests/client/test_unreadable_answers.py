@@ -47,42 +47,44 @@ UNREADABLE = {
 
 @pytest.mark.parametrize("unreadable", list(UNREADABLE.values()), ids=list(UNREADABLE))
 def test_a_create_answered_with_something_else_than_the_record_is_an_unknown_outcome(
-    client: Client, api: FakeAPI, unreadable: httpx.Response
+    fake_client: Client, fake_api: FakeAPI, unreadable: httpx.Response
 ) -> None:
-    api.queue(unreadable)
+    fake_api.queue(unreadable)
     with pytest.raises(OutcomeUnknownError, match="look for the resource") as caught:
-        client.networks.create(label="app")
-    assert len(api.requests) == 1  # never sent again blindly
+        fake_client.networks.create(label="app")
+    assert len(fake_api.requests) == 1  # never sent again blindly
     assert isinstance(caught.value.cause, InvalidResponseError)
     assert caught.value.status is not None and 200 <= caught.value.status < 300
 
 
 def test_a_read_answered_with_an_html_page_is_an_invalid_response(
-    client: Client, api: FakeAPI
+    fake_client: Client, fake_api: FakeAPI
 ) -> None:
-    api.queue(UNREADABLE["JSON declared as HTML"])
+    fake_api.queue(UNREADABLE["JSON declared as HTML"])
     with pytest.raises(InvalidResponseError, match="the answer is text/html, not JSON"):
-        client.networks.get("n1")
+        fake_client.networks.get("n1")
 
 
-def test_json_served_as_plain_text_or_without_a_type_is_read(client: Client, api: FakeAPI) -> None:
+def test_json_served_as_plain_text_or_without_a_type_is_read(
+    fake_client: Client, fake_api: FakeAPI
+) -> None:
     record = b'{"id": "n1", "label": "app"}'
-    api.queue(
+    fake_api.queue(
         httpx.Response(200, content=record, headers={"Content-Type": "text/plain"}),
         httpx.Response(200, content=record),
     )
-    assert client.networks.get("n1").label == "app"
-    assert client.networks.get("n1").label == "app"
+    assert fake_client.networks.get("n1").label == "app"
+    assert fake_client.networks.get("n1").label == "app"
 
 
 def test_a_body_that_is_not_the_encoding_it_declares_is_an_invalid_response(
-    client: Client, api: FakeAPI
+    fake_client: Client, fake_api: FakeAPI
 ) -> None:
     body = iter([b'{"id": "n1"}'])  # declared gzip, sent plain
     headers = {"Content-Type": "application/json", "Content-Encoding": "gzip"}
-    api.queue(httpx.Response(200, headers=headers, content=body))
+    fake_api.queue(httpx.Response(200, headers=headers, content=body))
     with pytest.raises(InvalidResponseError) as caught:
-        client.networks.get("n1")
+        fake_client.networks.get("n1")
     assert caught.value.code == "invalid_encoding"
 
 
@@ -110,12 +112,12 @@ def peak_memory_of(call: object) -> tuple[int, BaseException | None]:
     return peak, raised
 
 
-def test_a_150_mb_answer_is_refused_after_the_limit_without_the_memory(api: FakeAPI) -> None:
+def test_a_150_mb_answer_is_refused_after_the_limit_without_the_memory(fake_api: FakeAPI) -> None:
     produced = [0]
-    api.default = lambda request: httpx.Response(
+    fake_api.default = lambda request: httpx.Response(
         200, headers={"Content-Type": "application/json"}, content=chunks_of(150 * MB, produced)
     )
-    with Client(API_KEY, "http://api.test", transport=httpx.MockTransport(api)) as client:
+    with Client(API_KEY, "http://api.test", transport=httpx.MockTransport(fake_api)) as client:
         peak, raised = peak_memory_of(lambda: client.networks.get("n1"))
     assert isinstance(raised, InvalidResponseError)
     assert raised.code == "answer_too_large"
@@ -178,11 +180,14 @@ def test_a_150_mb_answer_from_a_server_is_refused_by_its_declared_size(large: La
     assert peak < 100 * MB
 
 
-def test_a_create_answered_with_too_much_is_an_unknown_outcome(api: FakeAPI) -> None:
-    api.queue(httpx.Response(201, json={**NETWORK, "padding": "x" * 2048}))
+def test_a_create_answered_with_too_much_is_an_unknown_outcome(fake_api: FakeAPI) -> None:
+    fake_api.queue(httpx.Response(201, json={**NETWORK, "padding": "x" * 2048}))
     with (
         Client(
-            API_KEY, "http://api.test", max_answer_bytes=1024, transport=httpx.MockTransport(api)
+            API_KEY,
+            "http://api.test",
+            max_answer_bytes=1024,
+            transport=httpx.MockTransport(fake_api),
         ) as client,
         pytest.raises(OutcomeUnknownError, match="answer_too_large") as caught,
     ):
@@ -194,21 +199,21 @@ def test_a_create_answered_with_too_much_is_an_unknown_outcome(api: FakeAPI) -> 
 
 
 def test_the_servers_escape_sequences_and_line_breaks_never_reach_the_message(
-    client: Client, api: FakeAPI
+    fake_client: Client, fake_api: FakeAPI
 ) -> None:
     reason = "\x1b[31mdisk \x1b]0;owned\x07full\x1b[0m\r\nretry\x00 later\x9b"
-    api.queue(answer(500, {"code": "internal\x1b[2J_error", "reason": reason}))
+    fake_api.queue(answer(500, {"code": "internal\x1b[2J_error", "reason": reason}))
     with pytest.raises(ServerError) as caught:
-        client.networks.get("n1")
+        fake_client.networks.get("n1")
     message = str(caught.value)
     assert message == "500 internal_error: disk full retry later (GET /v2/vpc/networks/n1)"
 
 
-def test_credentials_in_urls_are_masked_in_answers(client: Client, api: FakeAPI) -> None:
+def test_credentials_in_urls_are_masked_in_answers(fake_client: Client, fake_api: FakeAPI) -> None:
     reason = "upstream https://admin:s3cret@10.0.0.1/x and https://tok3n@10.0.0.2/ failed"
-    api.queue(answer(500, {"code": "bad_gateway", "reason": reason}))
+    fake_api.queue(answer(500, {"code": "bad_gateway", "reason": reason}))
     with pytest.raises(ServerError) as caught:
-        client.networks.get("n1")
+        fake_client.networks.get("n1")
     assert "s3cret" not in str(caught.value) and "tok3n" not in str(caught.value)
     assert "https://admin:***@10.0.0.1/x and https://***@10.0.0.2/" in str(caught.value)
 

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from altostratus.emulator import Emulator
+from tests.support.real_engine import built_engine
 
 from .harness import Outcome, differences, run
 from .programs import SCENARIOS
@@ -24,9 +25,6 @@ def _cell(outcome: Outcome) -> str:
 
 
 def main() -> int:
-    sys.path.insert(0, str(ROOT / "tests"))
-    from real_engine import built_engine
-
     engine = built_engine()
     if engine is not None:
         os.environ["PATH"] = f"{engine}{os.pathsep}{os.environ['PATH']}"

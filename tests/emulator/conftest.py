@@ -18,10 +18,9 @@ from altostratus.emulator.app import EmulatorApp
 from altostratus.emulator.clock import Clock
 from altostratus.emulator.state import Settings, State
 from altostratus.emulator.webhooks import WebhookDispatcher
-
-from .served_s3 import DIRECT_BUCKET, S3Server, WallClock, serve_s3
-from .service_api import KEY, S3_URL, Api, RecordingBuckets, RecordingEvents
-from .webhook_receiver import FakeWebhooks, Receiver, serve_receiver
+from tests.support.served_s3 import DIRECT_BUCKET, S3Server, WallClock, serve_s3
+from tests.support.service_api import KEY, S3_URL, Api, RecordingBuckets, RecordingEvents
+from tests.support.webhook_receiver import FakeWebhooks, Receiver, serve_receiver
 
 
 @pytest.fixture
@@ -43,7 +42,7 @@ def service(events: RecordingEvents, buckets: RecordingBuckets) -> EmulatorApp:
 
 
 @pytest.fixture
-def api(service: EmulatorApp) -> Api:
+def wsgi_api(service: EmulatorApp) -> Api:
     return Api(service)
 
 
@@ -58,16 +57,16 @@ def any_api(service: EmulatorApp, request: pytest.FixtureRequest) -> Api:
 
 
 @pytest.fixture
-def other(api: Api) -> Api:
+def other(wsgi_api: Api) -> Api:
     """A second account's view of the same service."""
-    account = api.admin("POST", "/accounts", {"name": "other"})
-    return api.with_key(account["api_key"])
+    account = wsgi_api.admin("POST", "/accounts", {"name": "other"})
+    return wsgi_api.with_key(account["api_key"])
 
 
 @pytest.fixture
-def network(api: Api) -> dict[str, Any]:
-    created = api.ok("POST", "/networks", {"label": "app"})
-    return api.ok("GET", f"/networks/{created['id']}")
+def network(wsgi_api: Api) -> dict[str, Any]:
+    created = wsgi_api.ok("POST", "/networks", {"label": "app"})
+    return wsgi_api.ok("GET", f"/networks/{created['id']}")
 
 
 @pytest.fixture(scope="module")

@@ -12,10 +12,10 @@ import sys
 import urllib.request
 
 import pytest
-from interrupt import default_ctrl_c
 
 from altostratus.cli._emulator import configure_parser
 from altostratus.cli._serve import _emulator
+from tests.support.interrupt import default_ctrl_c
 
 
 def test_flags_and_defaults() -> None:

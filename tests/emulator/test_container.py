@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 import textwrap
@@ -22,22 +21,7 @@ import pytest
 
 from altostratus.client import Client
 from altostratus.emulator.container import EmulatorContainer, EmulatorStartError
-
-IMAGE = os.environ.get("ALTOSTRATUS_TEST_IMAGE", "altostratus-emulator:check")
-
-
-def docker_missing() -> str | None:
-    """Why the image cannot run here, or None."""
-    if shutil.which("docker") is None:
-        return "docker is not installed"
-    info = subprocess.run(["docker", "info"], capture_output=True, check=False)
-    if info.returncode != 0:
-        return "no Docker daemon runs here"
-    found = subprocess.run(["docker", "image", "inspect", IMAGE], capture_output=True, check=False)
-    if found.returncode != 0:
-        return f"the image {IMAGE} is not built (tools/container/check builds it)"
-    return None
-
+from tests.support.container import IMAGE, docker_missing
 
 needs_docker = pytest.mark.skipif(
     docker_missing() is not None, reason=f"needs Docker and the image: {docker_missing()}"
@@ -153,7 +137,7 @@ def test_an_unknown_emulator_mode_is_a_usage_error(tmp_path: Path) -> None:
 @pytest.mark.timeout(600)
 @needs_docker
 def test_the_guide_s_testcontainers_block_runs(tmp_path: Path) -> None:
-    from doc_pages import ROOT, blocks
+    from tests.support.doc_pages import ROOT, blocks
 
     (block,) = [
         b

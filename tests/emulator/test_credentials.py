@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from .service_api import Api, RecordingEvents
+from tests.support.service_api import Api, RecordingEvents
 
 FIELDS = {
     "id",
@@ -41,9 +41,9 @@ def test_create_takes_given_keys(any_api: Api) -> None:
     assert credential["max_size_gb"] == 7
 
 
-def test_keys_are_unique_across_the_service(api: Api, other: Api) -> None:
+def test_keys_are_unique_across_the_service(wsgi_api: Api, other: Api) -> None:
     key = "ABCDEFGHIJ0123456789"
-    api.ok("POST", PATH, {"name": "a", "access_key_id": key})
+    wsgi_api.ok("POST", PATH, {"name": "a", "access_key_id": key})
     other.error(
         409,
         "database_objectstore_credential_duplicate_access_key_id",
@@ -53,23 +53,27 @@ def test_keys_are_unique_across_the_service(api: Api, other: Api) -> None:
     )
 
 
-def test_create_validates(api: Api) -> None:
-    api.error(400, "parameter_name_missing", "POST", PATH, {})
+def test_create_validates(wsgi_api: Api) -> None:
+    wsgi_api.error(400, "parameter_name_missing", "POST", PATH, {})
     for wrong in ("ab", "has space", "a/b", "x" * 129):
         body = {"name": "a", "access_key_id": wrong}
-        api.error(400, "parameter_access_key_id_invalid", "POST", PATH, body)
+        wsgi_api.error(400, "parameter_access_key_id_invalid", "POST", PATH, body)
     body = {"name": "a", "secret_access_key_id": "short"}
-    api.error(400, "parameter_secret_access_key_id_invalid", "POST", PATH, body)
-    api.error(400, "parameter_max_size_gb_invalid", "POST", PATH, {"name": "a", "max_size_gb": -1})
-    api.ok("POST", PATH, {"name": "a"})
-    api.error(409, "database_objectstore_credential_duplicate_name", "POST", PATH, {"name": "a"})
+    wsgi_api.error(400, "parameter_secret_access_key_id_invalid", "POST", PATH, body)
+    wsgi_api.error(
+        400, "parameter_max_size_gb_invalid", "POST", PATH, {"name": "a", "max_size_gb": -1}
+    )
+    wsgi_api.ok("POST", PATH, {"name": "a"})
+    wsgi_api.error(
+        409, "database_objectstore_credential_duplicate_name", "POST", PATH, {"name": "a"}
+    )
 
 
 @pytest.mark.parametrize("key", ["1234567890", "my-access-key"])
-def test_the_access_keys_the_terraform_tests_choose_are_taken(api: Api, key: str) -> None:
-    credential = api.ok("POST", PATH, {"name": "tf", "access_key_id": key})
+def test_the_access_keys_the_terraform_tests_choose_are_taken(wsgi_api: Api, key: str) -> None:
+    credential = wsgi_api.ok("POST", PATH, {"name": "tf", "access_key_id": key})
     assert credential["access_key_id"] == key
-    store = api.ok("POST", "/objectstores", {"name": "s", "access_key_id": key})
+    store = wsgi_api.ok("POST", "/objectstores", {"name": "s", "access_key_id": key})
     assert store["owner_info"]["access_key_id"] == key
 
 
@@ -100,16 +104,16 @@ def test_delete(any_api: Api, events: RecordingEvents) -> None:
     )
 
 
-def test_a_stores_auto_made_owner_cannot_be_deleted_alone(api: Api) -> None:
-    api.ok("POST", "/objectstores", {"name": "s"})
-    owner = api.ok("GET", PATH)["items"][0]
-    api.error(409, "database_objectstore_credential_inuse", "DELETE", f"{PATH}/{owner['id']}")
+def test_a_stores_auto_made_owner_cannot_be_deleted_alone(wsgi_api: Api) -> None:
+    wsgi_api.ok("POST", "/objectstores", {"name": "s"})
+    owner = wsgi_api.ok("GET", PATH)["items"][0]
+    wsgi_api.error(409, "database_objectstore_credential_inuse", "DELETE", f"{PATH}/{owner['id']}")
 
 
-def test_list_is_paginated_and_private(api: Api, other: Api) -> None:
+def test_list_is_paginated_and_private(wsgi_api: Api, other: Api) -> None:
     for n in range(3):
-        api.ok("POST", PATH, {"name": f"c{n}"})
-    page = api.ok("GET", PATH, query={"per_page": 1})
+        wsgi_api.ok("POST", PATH, {"name": f"c{n}"})
+    page = wsgi_api.ok("GET", PATH, query={"per_page": 1})
     assert (page["pages"], len(page["items"])) == (3, 1)
     assert other.ok("GET", PATH)["items"] == []
-    assert api.ok("GET", PATH, query={"region": "NYC1"})["items"] == []
+    assert wsgi_api.ok("GET", PATH, query={"region": "NYC1"})["items"] == []

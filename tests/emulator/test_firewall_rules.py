@@ -4,7 +4,7 @@ from typing import Any
 
 import pytest
 
-from .service_api import Api, RecordingEvents
+from tests.support.service_api import Api, RecordingEvents
 
 CREATE_FIELDS = {
     "id",
@@ -20,9 +20,10 @@ CREATE_FIELDS = {
 
 
 @pytest.fixture
-def firewall(api: Api, network: dict[str, Any]) -> dict[str, Any]:
+def bare_firewall(wsgi_api: Api, network: dict[str, Any]) -> dict[str, Any]:
+    """A firewall made without the three default rules."""
     body = {"name": "web", "network_id": network["id"], "create_default_rules": False}
-    return api.ok("POST", "/firewalls", body)
+    return wsgi_api.ok("POST", "/firewalls", body)
 
 
 def rules_path(firewall: dict[str, Any]) -> str:
@@ -74,18 +75,18 @@ def test_all_rule_fields_are_taken(any_api: Api) -> None:
     assert any_api.ok("GET", rules_path(firewall))[0]["ports"] == "53"
 
 
-def test_cidr_may_be_one_text(api: Api, firewall: dict[str, Any]) -> None:
+def test_cidr_may_be_one_text(wsgi_api: Api, bare_firewall: dict[str, Any]) -> None:
     for form in (False, True):
         body = {"protocol": "tcp", "start_port": 22, "cidr": "203.0.113.0/24"}
-        rule = api.ok("POST", rules_path(firewall), body, form=form)
+        rule = wsgi_api.ok("POST", rules_path(bare_firewall), body, form=form)
         assert rule["cidr"] == ["203.0.113.0/24"]
 
 
-def test_icmp_takes_no_ports(api: Api, firewall: dict[str, Any]) -> None:
-    rule = api.ok("POST", rules_path(firewall), {"protocol": "icmp"})
+def test_icmp_takes_no_ports(wsgi_api: Api, bare_firewall: dict[str, Any]) -> None:
+    rule = wsgi_api.ok("POST", rules_path(bare_firewall), {"protocol": "icmp"})
     assert (rule["start_port"], rule["end_port"]) == ("", "")
     body = {"protocol": "icmp", "start_port": "1"}
-    api.error(400, "parameter_start_port_invalid", "POST", rules_path(firewall), body)
+    wsgi_api.error(400, "parameter_start_port_invalid", "POST", rules_path(bare_firewall), body)
 
 
 @pytest.mark.parametrize(
@@ -112,9 +113,13 @@ def test_invalid_rules_are_refused(any_api: Api, body: dict[str, Any], code: str
     assert any_api.ok("GET", rules_path(firewall)) == []
 
 
-def test_form_cidr_must_be_json_when_it_looks_like_json(api: Api, firewall: dict[str, Any]) -> None:
+def test_form_cidr_must_be_json_when_it_looks_like_json(
+    wsgi_api: Api, bare_firewall: dict[str, Any]
+) -> None:
     body = {"protocol": "tcp", "start_port": "1", "cidr": "[broken"}
-    api.error(400, "parameter_cidr_invalid", "POST", rules_path(firewall), body, form=True)
+    wsgi_api.error(
+        400, "parameter_cidr_invalid", "POST", rules_path(bare_firewall), body, form=True
+    )
 
 
 def test_update_changes_fields_and_emits_firewall_updated(
@@ -144,20 +149,20 @@ def test_update_changes_fields_and_emits_firewall_updated(
     assert (updated["protocol"], updated["ports"], updated["direction"]) == ("udp", "53", "egress")
 
 
-def test_update_cannot_change_the_action(api: Api, firewall: dict[str, Any]) -> None:
-    rule = api.ok("POST", rules_path(firewall), {"protocol": "tcp", "start_port": "80"})
-    path = f"{rules_path(firewall)}/{rule['id']}"
-    api.error(400, "parameter_action_invalid", "PUT", path, {"action": "deny"})
-    api.ok("PUT", path, {"action": "allow"})
-    assert api.ok("GET", rules_path(firewall))[0]["action"] == "allow"
+def test_update_cannot_change_the_action(wsgi_api: Api, bare_firewall: dict[str, Any]) -> None:
+    rule = wsgi_api.ok("POST", rules_path(bare_firewall), {"protocol": "tcp", "start_port": "80"})
+    path = f"{rules_path(bare_firewall)}/{rule['id']}"
+    wsgi_api.error(400, "parameter_action_invalid", "PUT", path, {"action": "deny"})
+    wsgi_api.ok("PUT", path, {"action": "allow"})
+    assert wsgi_api.ok("GET", rules_path(bare_firewall))[0]["action"] == "allow"
 
 
-def test_update_validates_like_create(api: Api, firewall: dict[str, Any]) -> None:
-    rule = api.ok("POST", rules_path(firewall), {"protocol": "tcp", "start_port": "80"})
-    path = f"{rules_path(firewall)}/{rule['id']}"
-    api.error(400, "parameter_end_port_invalid", "PUT", path, {"end_port": "10"})
-    api.error(400, "parameter_protocol_invalid", "PUT", path, {"protocol": "sctp"})
-    assert api.ok("GET", rules_path(firewall))[0]["ports"] == "80"
+def test_update_validates_like_create(wsgi_api: Api, bare_firewall: dict[str, Any]) -> None:
+    rule = wsgi_api.ok("POST", rules_path(bare_firewall), {"protocol": "tcp", "start_port": "80"})
+    path = f"{rules_path(bare_firewall)}/{rule['id']}"
+    wsgi_api.error(400, "parameter_end_port_invalid", "PUT", path, {"end_port": "10"})
+    wsgi_api.error(400, "parameter_protocol_invalid", "PUT", path, {"protocol": "sctp"})
+    assert wsgi_api.ok("GET", rules_path(bare_firewall))[0]["ports"] == "80"
 
 
 def test_delete_answers_the_firewall_id_and_name(any_api: Api, events: RecordingEvents) -> None:
@@ -173,7 +178,7 @@ def test_delete_answers_the_firewall_id_and_name(any_api: Api, events: Recording
     any_api.error(404, "database_firewall_rule_not_found", "PUT", path, {"label": "x"})
 
 
-def test_rules_of_an_unknown_firewall(api: Api) -> None:
-    api.error(404, "database_firewall_not_found", "GET", "/firewalls/nope/rules")
+def test_rules_of_an_unknown_firewall(wsgi_api: Api) -> None:
+    wsgi_api.error(404, "database_firewall_not_found", "GET", "/firewalls/nope/rules")
     body = {"protocol": "tcp", "start_port": "1"}
-    api.error(404, "database_firewall_not_found", "POST", "/firewalls/nope/rules", body)
+    wsgi_api.error(404, "database_firewall_not_found", "POST", "/firewalls/nope/rules", body)

@@ -4,7 +4,7 @@ from typing import Any
 
 import pytest
 
-from .service_api import Api, RecordingEvents
+from tests.support.service_api import Api, RecordingEvents
 
 FIREWALL_FIELDS = {
     "id",
@@ -22,9 +22,9 @@ FIREWALL_FIELDS = {
 
 
 @pytest.fixture
-def firewall(api: Api, network: dict[str, Any]) -> dict[str, Any]:
-    created = api.ok("POST", "/firewalls", {"name": "web", "network_id": network["id"]})
-    return api.ok("GET", f"/firewalls/{created['id']}")
+def firewall(wsgi_api: Api, network: dict[str, Any]) -> dict[str, Any]:
+    created = wsgi_api.ok("POST", "/firewalls", {"name": "web", "network_id": network["id"]})
+    return wsgi_api.ok("GET", f"/firewalls/{created['id']}")
 
 
 def test_create_answers_id_result_name(any_api: Api, events: RecordingEvents) -> None:
@@ -58,31 +58,33 @@ def test_default_rules_can_be_left_out(any_api: Api) -> None:
     assert any_api.ok("GET", f"/firewalls/{created['id']}")["rules"] == []
 
 
-def test_create_validates(api: Api, network: dict[str, Any]) -> None:
-    api.error(400, "parameter_name_missing", "POST", "/firewalls", {"network_id": network["id"]})
+def test_create_validates(wsgi_api: Api, network: dict[str, Any]) -> None:
+    wsgi_api.error(
+        400, "parameter_name_missing", "POST", "/firewalls", {"network_id": network["id"]}
+    )
     body = {"name": "a", "network_id": "nope"}
-    api.error(404, "database_network_not_found", "POST", "/firewalls", body)
+    wsgi_api.error(404, "database_network_not_found", "POST", "/firewalls", body)
     body = {"name": "a", "network_id": network["id"], "region": "FRA1"}
-    api.error(404, "database_network_not_found", "POST", "/firewalls", body)
+    wsgi_api.error(404, "database_network_not_found", "POST", "/firewalls", body)
 
 
-def test_a_firewall_without_a_network_is_on_the_regions_default_network(api: Api) -> None:
+def test_a_firewall_without_a_network_is_on_the_regions_default_network(wsgi_api: Api) -> None:
     for body in ({"name": "a"}, {"name": "b", "network_id": ""}):
-        created = api.ok("POST", "/firewalls", body)
-        default = next(n for n in api.ok("GET", "/networks") if n["default"])
-        assert api.ok("GET", f"/firewalls/{created['id']}")["network_id"] == default["id"]
-    fra = api.ok("POST", "/firewalls", {"name": "c", "region": "FRA1"})
-    fra_default = api.ok("GET", "/networks", query={"region": "FRA1"})[0]
+        created = wsgi_api.ok("POST", "/firewalls", body)
+        default = next(n for n in wsgi_api.ok("GET", "/networks") if n["default"])
+        assert wsgi_api.ok("GET", f"/firewalls/{created['id']}")["network_id"] == default["id"]
+    fra = wsgi_api.ok("POST", "/firewalls", {"name": "c", "region": "FRA1"})
+    fra_default = wsgi_api.ok("GET", "/networks", query={"region": "FRA1"})[0]
     assert fra_default["default"]
-    got = api.ok("GET", f"/firewalls/{fra['id']}", query={"region": "FRA1"})
+    got = wsgi_api.ok("GET", f"/firewalls/{fra['id']}", query={"region": "FRA1"})
     assert got["network_id"] == fra_default["id"]
 
 
-def test_names_are_unique_per_region(api: Api, firewall: dict[str, Any]) -> None:
+def test_names_are_unique_per_region(wsgi_api: Api, firewall: dict[str, Any]) -> None:
     body = {"name": "web", "network_id": firewall["network_id"]}
-    api.error(409, "database_firewall_duplicate_name", "POST", "/firewalls", body)
-    fra_network = api.ok("GET", "/networks", query={"region": "FRA1"})[0]["id"]
-    api.ok("POST", "/firewalls", {"name": "web", "network_id": fra_network, "region": "FRA1"})
+    wsgi_api.error(409, "database_firewall_duplicate_name", "POST", "/firewalls", body)
+    fra_network = wsgi_api.ok("GET", "/networks", query={"region": "FRA1"})[0]["id"]
+    wsgi_api.ok("POST", "/firewalls", {"name": "web", "network_id": fra_network, "region": "FRA1"})
 
 
 def test_update_renames(any_api: Api, events: RecordingEvents) -> None:
@@ -107,9 +109,9 @@ def test_delete(any_api: Api, events: RecordingEvents) -> None:
     assert any_api.ok("GET", "/firewalls") == []
 
 
-def test_list(api: Api, firewall: dict[str, Any]) -> None:
-    assert api.ok("GET", "/firewalls") == [firewall]
-    assert api.ok("GET", "/firewalls", query={"region": "NYC1"}) == []
+def test_list(wsgi_api: Api, firewall: dict[str, Any]) -> None:
+    assert wsgi_api.ok("GET", "/firewalls") == [firewall]
+    assert wsgi_api.ok("GET", "/firewalls", query={"region": "NYC1"}) == []
 
 
 def test_another_accounts_firewall_is_not_found(other: Api, firewall: dict[str, Any]) -> None:

@@ -9,8 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from altostratus.emulator.openapi import document
-
-from .service_api import Api
+from tests.support.service_api import Api
 
 VALUES = st.recursive(
     st.none()
@@ -64,12 +63,14 @@ def requests(draw: st.DrawFn) -> tuple[str, str, dict[str, Any], bool, dict[str,
 )
 @given(request=requests())
 def test_no_body_makes_the_service_fail(
-    api: Api, request: tuple[str, str, dict[str, Any], bool, dict[str, str]]
+    wsgi_api: Api, request: tuple[str, str, dict[str, Any], bool, dict[str, str]]
 ) -> None:
     method, path, body, form, query = request
-    network = api.ok("GET", "/networks")[0]["id"]
+    network = wsgi_api.ok("GET", "/networks")[0]["id"]
     url = path.replace("{id}", network).replace("{firewall_id}", "x").replace("{rule_id}", "y")
-    reply = api.call(method.upper(), url, body if method != "get" else None, form=form, query=query)
+    reply = wsgi_api.call(
+        method.upper(), url, body if method != "get" else None, form=form, query=query
+    )
     assert reply.status < 500, (method, url, body, reply.body)
     if reply.status >= 400:
         assert set(reply.body) == {"result", "code", "reason"} and reply.body["result"] == "failed"
@@ -87,14 +88,14 @@ def test_no_body_makes_the_service_fail(
         max_size=7,
     )
 )
-def test_no_rule_body_makes_the_service_fail(api: Api, body: dict[str, Any]) -> None:
-    network = api.ok("GET", "/networks")[0]["id"]
-    firewalls = api.ok("GET", "/firewalls")
+def test_no_rule_body_makes_the_service_fail(wsgi_api: Api, body: dict[str, Any]) -> None:
+    network = wsgi_api.ok("GET", "/networks")[0]["id"]
+    firewalls = wsgi_api.ok("GET", "/firewalls")
     if not firewalls:
-        firewalls = [api.ok("POST", "/firewalls", {"name": "fw", "network_id": network})]
+        firewalls = [wsgi_api.ok("POST", "/firewalls", {"name": "fw", "network_id": network})]
     path = f"/firewalls/{firewalls[0]['id']}/rules"
-    reply = api.call("POST", path, body)
+    reply = wsgi_api.call("POST", path, body)
     assert reply.status in (200, 400, 403), reply.body
-    rules = api.ok("GET", path)
-    reply = api.call("PUT", f"{path}/{rules[0]['id']}", body)
+    rules = wsgi_api.ok("GET", path)
+    reply = wsgi_api.call("PUT", f"{path}/{rules[0]['id']}", body)
     assert reply.status in (200, 400), reply.body

@@ -10,8 +10,7 @@ from typing import Any
 from altostratus.emulator.app import EmulatorApp
 from altostratus.emulator.clock import Clock
 from altostratus.emulator.state import Settings, State
-
-from .service_api import KEY, S3_URL, Api, RecordingBuckets, RecordingEvents
+from tests.support.service_api import KEY, S3_URL, Api, RecordingBuckets, RecordingEvents
 
 BACKEND = {"ip": "10.0.0.9", "protocol": "TCP", "source_port": 80, "target_port": 8080}
 PATHS = (
@@ -48,60 +47,60 @@ def _populate(api: Api) -> dict[str, Any]:
     }
 
 
-def test_lists_and_retrieves_are_byte_for_byte_what_json_dumps_gives(api: Api) -> None:
-    made = _populate(api)
+def test_lists_and_retrieves_are_byte_for_byte_what_json_dumps_gives(wsgi_api: Api) -> None:
+    made = _populate(wsgi_api)
     paths = [*PATHS, "/v2/vpc/ips?page=1&per_page=1"]
     paths += [f"/v2/vpc/networks/{made['network']['id']}", f"/v2/vpc/ips/{made['reserved']['id']}"]
     paths += [f"/v2/objectstores/{made['store']['id']}"]
     for path in paths:
         for _ in range(2):  # the first answer is made, the second kept
-            data = _bytes(api, path)
+            data = _bytes(wsgi_api, path)
             assert data == json.dumps(json.loads(data)).encode(), path
 
 
-def test_an_empty_page_is_still_a_page(api: Api) -> None:
-    data = _bytes(api, "/v2/vpc/ips")
+def test_an_empty_page_is_still_a_page(wsgi_api: Api) -> None:
+    data = _bytes(wsgi_api, "/v2/vpc/ips")
     assert json.loads(data) == {"page": 1, "per_page": 20, "pages": 1, "items": []}
     assert data == json.dumps(json.loads(data)).encode()
 
 
-def test_every_change_shows_in_the_next_list_and_retrieve(api: Api) -> None:
-    made = _populate(api)
+def test_every_change_shows_in_the_next_list_and_retrieve(wsgi_api: Api) -> None:
+    made = _populate(wsgi_api)
     network_id, balancer_id = made["network"]["id"], made["balancer"]["id"]
     reserved_id, firewall_id = made["reserved"]["id"], made["firewall"]["id"]
     for path in PATHS:
-        _bytes(api, path)  # kept now
-    api.ok("PUT", f"/networks/{network_id}", {"label": "relabelled"})
-    assert [n["label"] for n in api.ok("GET", "/networks")][-1] == "relabelled"
-    assert api.ok("GET", f"/networks/{network_id}")["label"] == "relabelled"
+        _bytes(wsgi_api, path)  # kept now
+    wsgi_api.ok("PUT", f"/networks/{network_id}", {"label": "relabelled"})
+    assert [n["label"] for n in wsgi_api.ok("GET", "/networks")][-1] == "relabelled"
+    assert wsgi_api.ok("GET", f"/networks/{network_id}")["label"] == "relabelled"
 
-    assert api.ok("GET", "/loadbalancers")[0]["state"] == ""
-    api.advance(5)  # provisioned: the kept answer no longer holds
-    assert api.ok("GET", "/loadbalancers")[0]["state"] == "available"
+    assert wsgi_api.ok("GET", "/loadbalancers")[0]["state"] == ""
+    wsgi_api.advance(5)  # provisioned: the kept answer no longer holds
+    assert wsgi_api.ok("GET", "/loadbalancers")[0]["state"] == "available"
 
     assign = {"action": "assign", "assign_to_id": balancer_id, "region": "LON1"}
-    api.ok("POST", f"/ips/{reserved_id}/actions", assign)
-    shown = api.ok("GET", f"/ips/{reserved_id}")["assigned_to"]
+    wsgi_api.ok("POST", f"/ips/{reserved_id}/actions", assign)
+    shown = wsgi_api.ok("GET", f"/ips/{reserved_id}")["assigned_to"]
     assert shown["name"] == "lb"
-    api.ok("PUT", f"/loadbalancers/{balancer_id}", {"name": "renamed"})
-    assert api.ok("GET", f"/ips/{reserved_id}")["assigned_to"]["name"] == "renamed"
-    assert api.ok("GET", "/loadbalancers")[0]["reserved_ip_name"] == "front"
-    api.ok("PUT", f"/ips/{reserved_id}", {"name": "back", "region": "LON1"})
-    assert api.ok("GET", "/loadbalancers")[0]["reserved_ip_name"] == "back"
+    wsgi_api.ok("PUT", f"/loadbalancers/{balancer_id}", {"name": "renamed"})
+    assert wsgi_api.ok("GET", f"/ips/{reserved_id}")["assigned_to"]["name"] == "renamed"
+    assert wsgi_api.ok("GET", "/loadbalancers")[0]["reserved_ip_name"] == "front"
+    wsgi_api.ok("PUT", f"/ips/{reserved_id}", {"name": "back", "region": "LON1"})
+    assert wsgi_api.ok("GET", "/loadbalancers")[0]["reserved_ip_name"] == "back"
 
-    assert api.ok("GET", "/firewalls")[0]["loadbalancer_count"] == 1
-    api.ok("DELETE", f"/loadbalancers/{balancer_id}")
-    assert api.ok("GET", "/firewalls")[0]["loadbalancer_count"] == 0
+    assert wsgi_api.ok("GET", "/firewalls")[0]["loadbalancer_count"] == 1
+    wsgi_api.ok("DELETE", f"/loadbalancers/{balancer_id}")
+    assert wsgi_api.ok("GET", "/firewalls")[0]["loadbalancer_count"] == 0
     rule = {"protocol": "tcp", "start_port": 22, "cidr": ["10.0.0.0/8"]}
-    api.ok("POST", f"/firewalls/{firewall_id}/rules", rule)
-    assert api.ok("GET", "/firewalls")[0]["rules"][-1]["start_port"] == "22"
+    wsgi_api.ok("POST", f"/firewalls/{firewall_id}/rules", rule)
+    assert wsgi_api.ok("GET", "/firewalls")[0]["rules"][-1]["start_port"] == "22"
 
-    credential = api.ok("GET", "/objectstore/credentials")["items"][0]
+    credential = wsgi_api.ok("GET", "/objectstore/credentials")["items"][0]
     key = {"access_key_id": "ROTATEDKEY"}
-    api.ok("PATCH", f"/objectstore/credentials/{credential['id']}", key)
-    listed = api.ok("GET", "/objectstore/credentials")["items"][0]
+    wsgi_api.ok("PATCH", f"/objectstore/credentials/{credential['id']}", key)
+    listed = wsgi_api.ok("GET", "/objectstore/credentials")["items"][0]
     assert listed["access_key_id"] == "ROTATEDKEY"
-    owner = api.ok("GET", "/objectstores")["items"][0]["owner_info"]
+    owner = wsgi_api.ok("GET", "/objectstores")["items"][0]["owner_info"]
     assert owner["access_key_id"] == "ROTATEDKEY"
 
 

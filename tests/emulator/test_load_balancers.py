@@ -4,7 +4,7 @@ from typing import Any
 
 import pytest
 
-from .service_api import Api, RecordingEvents
+from tests.support.service_api import Api, RecordingEvents
 
 BACKEND = {"ip": "10.0.1.10", "protocol": "TCP", "source_port": 80, "target_port": 8080}
 FIELDS = {
@@ -64,10 +64,10 @@ def test_provisioning_follows_the_emulated_clock(any_api: Api) -> None:
     assert any_api.ok("GET", "/networks")[0]["free_ip_count"] == network["free_ip_count"] - 1
 
 
-def test_all_settings_are_taken(api: Api, network: dict[str, Any]) -> None:
-    firewall = api.ok("POST", "/firewalls", {"name": "fw", "network_id": network["id"]})
+def test_all_settings_are_taken(wsgi_api: Api, network: dict[str, Any]) -> None:
+    firewall = wsgi_api.ok("POST", "/firewalls", {"name": "fw", "network_id": network["id"]})
     balancer = create(
-        api,
+        wsgi_api,
         network["id"],
         algorithm="least_connections",
         external_traffic_policy="local",
@@ -84,8 +84,8 @@ def test_all_settings_are_taken(api: Api, network: dict[str, Any]) -> None:
     assert balancer["enable_proxy_protocol"] == "send"
     assert balancer["max_concurrent_requests"] == 5
     assert balancer["firewall_id"] == firewall["id"]
-    assert api.ok("GET", f"/firewalls/{firewall['id']}")["loadbalancer_count"] == 1
-    api.error(409, "database_firewall_inuse", "DELETE", f"/firewalls/{firewall['id']}")
+    assert wsgi_api.ok("GET", f"/firewalls/{firewall['id']}")["loadbalancer_count"] == 1
+    wsgi_api.error(409, "database_firewall_inuse", "DELETE", f"/firewalls/{firewall['id']}")
 
 
 @pytest.mark.parametrize(
@@ -118,20 +118,20 @@ def test_invalid_creates_are_refused(any_api: Api, change: dict[str, Any], code:
     assert any_api.ok("GET", "/loadbalancers") == []
 
 
-def test_references_must_exist(api: Api, network: dict[str, Any]) -> None:
+def test_references_must_exist(wsgi_api: Api, network: dict[str, Any]) -> None:
     body = {"name": "lb", "network_id": "nope", "backends": []}
-    api.error(404, "database_network_not_found", "POST", "/loadbalancers", body)
+    wsgi_api.error(404, "database_network_not_found", "POST", "/loadbalancers", body)
     body = {"name": "lb", "network_id": network["id"], "backends": [], "firewall_id": "nope"}
-    api.error(404, "database_firewall_not_found", "POST", "/loadbalancers", body)
+    wsgi_api.error(404, "database_firewall_not_found", "POST", "/loadbalancers", body)
 
 
-def test_names_are_unique(api: Api, network: dict[str, Any]) -> None:
-    create(api, network["id"], "a")
+def test_names_are_unique(wsgi_api: Api, network: dict[str, Any]) -> None:
+    create(wsgi_api, network["id"], "a")
     body = {"name": "a", "network_id": network["id"], "backends": []}
-    api.error(409, "database_loadbalancer_duplicate_name", "POST", "/loadbalancers", body)
-    second = create(api, network["id"], "b")
+    wsgi_api.error(409, "database_loadbalancer_duplicate_name", "POST", "/loadbalancers", body)
+    second = create(wsgi_api, network["id"], "b")
     body = {"name": "a"}
-    api.error(
+    wsgi_api.error(
         409, "database_loadbalancer_duplicate_name", "PUT", f"/loadbalancers/{second['id']}", body
     )
 
@@ -161,15 +161,15 @@ def test_delete_frees_the_addresses(any_api: Api, events: RecordingEvents) -> No
     ]
 
 
-def test_a_network_with_a_balancer_is_in_use(api: Api, network: dict[str, Any]) -> None:
-    create(api, network["id"])
-    api.error(409, "database_network_inuse", "DELETE", f"/networks/{network['id']}")
+def test_a_network_with_a_balancer_is_in_use(wsgi_api: Api, network: dict[str, Any]) -> None:
+    create(wsgi_api, network["id"])
+    wsgi_api.error(409, "database_network_inuse", "DELETE", f"/networks/{network['id']}")
 
 
 def test_another_accounts_balancer_is_not_found(
-    api: Api, other: Api, network: dict[str, Any]
+    wsgi_api: Api, other: Api, network: dict[str, Any]
 ) -> None:
-    balancer = create(api, network["id"])
+    balancer = create(wsgi_api, network["id"])
     other.error(404, "database_loadbalancer_not_found", "GET", f"/loadbalancers/{balancer['id']}")
     other.error(
         404, "database_loadbalancer_not_found", "DELETE", f"/loadbalancers/{balancer['id']}"
@@ -177,11 +177,13 @@ def test_another_accounts_balancer_is_not_found(
     assert other.ok("GET", "/loadbalancers") == []
 
 
-def test_the_create_answer_is_empty_even_without_a_delay(api: Api, network: dict[str, Any]) -> None:
-    api.app.state.settings.lb_ready_seconds = 0
-    balancer = create(api, network["id"])
+def test_the_create_answer_is_empty_even_without_a_delay(
+    wsgi_api: Api, network: dict[str, Any]
+) -> None:
+    wsgi_api.app.state.settings.lb_ready_seconds = 0
+    balancer = create(wsgi_api, network["id"])
     assert (balancer["state"], balancer["public_ip"], balancer["private_ip"]) == ("", "", "")
-    assert api.ok("GET", f"/loadbalancers/{balancer['id']}")["state"] == "available"
+    assert wsgi_api.ok("GET", f"/loadbalancers/{balancer['id']}")["state"] == "available"
 
 
 # A balancer created without a firewall gets one of its own, as every balancer the official Go
@@ -196,22 +198,22 @@ def _rules(api: Api, firewall_id: str) -> list[tuple[str, str, str, tuple[str, .
 
 
 def test_a_balancer_without_a_firewall_gets_one_opening_its_ports(
-    api: Api, network: dict[str, Any]
+    wsgi_api: Api, network: dict[str, Any]
 ) -> None:
     dns = {"ip": "10.0.1.12", "protocol": "UDP", "source_port": 53, "target_port": 5353}
     backends = [BACKEND, {**BACKEND, "ip": "10.0.1.11"}, dns]
     body = {"name": "web", "network_id": network["id"], "backends": backends}
-    balancer = api.ok("POST", "/loadbalancers", body)
-    firewall = api.ok("GET", f"/firewalls/{balancer['firewall_id']}")
+    balancer = wsgi_api.ok("POST", "/loadbalancers", body)
+    firewall = wsgi_api.ok("GET", f"/firewalls/{balancer['firewall_id']}")
     assert firewall["name"] == f"web-lb-{balancer['id'][:8]}"
     assert firewall["network_id"] == network["id"]
     assert firewall["loadbalancer_count"] == 1
     everywhere = ("0.0.0.0/0",)
-    assert _rules(api, firewall["id"]) == [
+    assert _rules(wsgi_api, firewall["id"]) == [
         ("tcp", "80", "80", everywhere),
         ("udp", "53", "53", everywhere),
     ]
-    assert api.ok("GET", f"/loadbalancers/{balancer['id']}")["firewall_id"] == firewall["id"]
+    assert wsgi_api.ok("GET", f"/loadbalancers/{balancer['id']}")["firewall_id"] == firewall["id"]
 
 
 @pytest.mark.parametrize(
@@ -223,19 +225,19 @@ def test_a_balancer_without_a_firewall_gets_one_opening_its_ports(
     ],
 )
 def test_the_create_firewall_rule_is_what_its_firewall_opens(
-    api: Api, network: dict[str, Any], wanted: str, opened: list[tuple[str, str, str]]
+    wsgi_api: Api, network: dict[str, Any], wanted: str, opened: list[tuple[str, str, str]]
 ) -> None:
-    balancer = create(api, network["id"], firewall_rule=wanted)
-    assert [rule[:3] for rule in _rules(api, balancer["firewall_id"])] == opened
+    balancer = create(wsgi_api, network["id"], firewall_rule=wanted)
+    assert [rule[:3] for rule in _rules(wsgi_api, balancer["firewall_id"])] == opened
     assert balancer["firewall_rule"] == wanted
 
 
 @pytest.mark.parametrize("wanted", ["http", "80,,443", "443-80", "0", "99999"])
 def test_a_firewall_rule_that_names_no_ports_is_refused_and_nothing_is_made(
-    api: Api, network: dict[str, Any], wanted: str
+    wsgi_api: Api, network: dict[str, Any], wanted: str
 ) -> None:
     body = {"name": "lb", "network_id": network["id"], "backends": [BACKEND]}
-    refused = api.error(
+    refused = wsgi_api.error(
         400,
         "parameter_firewall_rule_invalid",
         "POST",
@@ -243,45 +245,45 @@ def test_a_firewall_rule_that_names_no_ports_is_refused_and_nothing_is_made(
         {**body, "firewall_rule": wanted},
     )
     assert "firewall_rule" in refused.body["reason"]
-    assert api.ok("GET", "/loadbalancers") == []
-    assert [f["name"] for f in api.ok("GET", "/firewalls")] == []
+    assert wsgi_api.ok("GET", "/loadbalancers") == []
+    assert [f["name"] for f in wsgi_api.ok("GET", "/firewalls")] == []
 
 
-def test_a_given_firewall_is_used_as_it_is(api: Api, network: dict[str, Any]) -> None:
+def test_a_given_firewall_is_used_as_it_is(wsgi_api: Api, network: dict[str, Any]) -> None:
     body = {"name": "edge", "network_id": network["id"], "create_default_rules": False}
-    firewall = api.ok("POST", "/firewalls", body)
-    balancer = create(api, network["id"], firewall_id=firewall["id"], firewall_rule="443")
+    firewall = wsgi_api.ok("POST", "/firewalls", body)
+    balancer = create(wsgi_api, network["id"], firewall_id=firewall["id"], firewall_rule="443")
     assert balancer["firewall_id"] == firewall["id"]
-    assert _rules(api, firewall["id"]) == []
-    assert [f["id"] for f in api.ok("GET", "/firewalls")] == [firewall["id"]]
-    api.ok("DELETE", f"/loadbalancers/{balancer['id']}")
-    assert api.ok("GET", f"/firewalls/{firewall['id']}")["name"] == "edge"  # not its own: kept
+    assert _rules(wsgi_api, firewall["id"]) == []
+    assert [f["id"] for f in wsgi_api.ok("GET", "/firewalls")] == [firewall["id"]]
+    wsgi_api.ok("DELETE", f"/loadbalancers/{balancer['id']}")
+    assert wsgi_api.ok("GET", f"/firewalls/{firewall['id']}")["name"] == "edge"  # not its own: kept
 
 
 def test_its_own_firewall_goes_with_the_balancer_unless_another_uses_it(
-    api: Api, network: dict[str, Any]
+    wsgi_api: Api, network: dict[str, Any]
 ) -> None:
-    first = create(api, network["id"], "first")
+    first = create(wsgi_api, network["id"], "first")
     made = first["firewall_id"]
-    second = create(api, network["id"], "second", firewall_id=made)
-    api.ok("DELETE", f"/loadbalancers/{first['id']}")
-    assert api.ok("GET", f"/firewalls/{made}")["loadbalancer_count"] == 1  # second uses it
-    api.ok("DELETE", f"/loadbalancers/{second['id']}")
-    assert api.ok("GET", f"/firewalls/{made}")["loadbalancer_count"] == 0  # not second's own
+    second = create(wsgi_api, network["id"], "second", firewall_id=made)
+    wsgi_api.ok("DELETE", f"/loadbalancers/{first['id']}")
+    assert wsgi_api.ok("GET", f"/firewalls/{made}")["loadbalancer_count"] == 1  # second uses it
+    wsgi_api.ok("DELETE", f"/loadbalancers/{second['id']}")
+    assert wsgi_api.ok("GET", f"/firewalls/{made}")["loadbalancer_count"] == 0  # not second's own
 
-    third = create(api, network["id"], "third")
-    api.ok("DELETE", f"/loadbalancers/{third['id']}")
-    api.error(404, "database_firewall_not_found", "GET", f"/firewalls/{third['firewall_id']}")
-    quota = api.ok("GET", "/quota")
+    third = create(wsgi_api, network["id"], "third")
+    wsgi_api.ok("DELETE", f"/loadbalancers/{third['id']}")
+    wsgi_api.error(404, "database_firewall_not_found", "GET", f"/firewalls/{third['firewall_id']}")
+    quota = wsgi_api.ok("GET", "/quota")
     assert (quota["security_group_usage"], quota["security_group_rule_usage"]) == (1, 1)
 
 
-def test_without_firewall_quota_no_balancer_is_made(api: Api, network: dict[str, Any]) -> None:
-    api.admin(
-        "PUT", f"/accounts/{api.ok('GET', '/quota')['id']}/quota", {"security_group_limit": 0}
+def test_without_firewall_quota_no_balancer_is_made(wsgi_api: Api, network: dict[str, Any]) -> None:
+    wsgi_api.admin(
+        "PUT", f"/accounts/{wsgi_api.ok('GET', '/quota')['id']}/quota", {"security_group_limit": 0}
     )
     body = {"name": "lb", "network_id": network["id"], "backends": [BACKEND]}
-    refused = api.error(403, "quota_limit_reached", "POST", "/loadbalancers", body)
+    refused = wsgi_api.error(403, "quota_limit_reached", "POST", "/loadbalancers", body)
     assert "security_group" in refused.body["reason"]
-    assert api.ok("GET", "/loadbalancers") == []
-    assert api.ok("GET", "/quota")["public_ip_address_usage"] == 0
+    assert wsgi_api.ok("GET", "/loadbalancers") == []
+    assert wsgi_api.ok("GET", "/quota")["public_ip_address_usage"] == 0

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from .service_api import S3_URL, Api, RecordingBuckets, RecordingEvents
+from tests.support.service_api import S3_URL, Api, RecordingBuckets, RecordingEvents
 
 FIELDS = {"id", "name", "max_size_gb", "max_size", "owner_info", "status", "objectstore_endpoint"}
 
@@ -29,12 +29,12 @@ def test_create_makes_a_bucket_and_an_owner_credential(
     assert events.names() == ["objectstorecredential.created", "objectstore.created"]
 
 
-def test_status_becomes_ready_after_the_delay(api: Api) -> None:
-    store = api.ok("POST", "/objectstores", {"name": "photos"})
-    api.advance(0.9)
-    assert api.ok("GET", f"/objectstores/{store['id']}")["status"] == "creating"
-    api.advance(0.2)
-    assert api.ok("GET", f"/objectstores/{store['id']}")["status"] == "ready"
+def test_status_becomes_ready_after_the_delay(wsgi_api: Api) -> None:
+    store = wsgi_api.ok("POST", "/objectstores", {"name": "photos"})
+    wsgi_api.advance(0.9)
+    assert wsgi_api.ok("GET", f"/objectstores/{store['id']}")["status"] == "creating"
+    wsgi_api.advance(0.2)
+    assert wsgi_api.ok("GET", f"/objectstores/{store['id']}")["status"] == "ready"
 
 
 def test_create_with_a_credential_and_size(any_api: Api) -> None:
@@ -57,29 +57,33 @@ def test_create_with_a_credential_and_size(any_api: Api) -> None:
 
 
 def test_access_key_id_must_name_a_credential_of_the_account_and_region(
-    api: Api, other: Api
+    wsgi_api: Api, other: Api
 ) -> None:
     theirs = other.ok("POST", "/objectstore/credentials", {"name": "keys"})
-    elsewhere = api.ok("POST", "/objectstore/credentials", {"name": "k", "region": "FRA1"})
+    elsewhere = wsgi_api.ok("POST", "/objectstore/credentials", {"name": "k", "region": "FRA1"})
     for key in ("AAAAAAAAAAAAAAAAAAAA", theirs["access_key_id"], elsewhere["access_key_id"]):
         body = {"name": "docs", "access_key_id": key}
-        api.error(400, "parameter_access_key_id_invalid", "POST", "/objectstores", body)
-    assert api.ok("GET", "/objectstores")["items"] == []
+        wsgi_api.error(400, "parameter_access_key_id_invalid", "POST", "/objectstores", body)
+    assert wsgi_api.ok("GET", "/objectstores")["items"] == []
 
 
 @pytest.mark.parametrize(
     "name", ["Photos", "-photos", "photos-", "a..b", "a.-b", "has space", "x" * 57, "192.168.1.1"]
 )
-def test_names_that_cannot_form_a_bucket_are_refused(api: Api, name: str) -> None:
-    api.error(400, "parameter_name_invalid", "POST", "/objectstores", {"name": name})
+def test_names_that_cannot_form_a_bucket_are_refused(wsgi_api: Api, name: str) -> None:
+    wsgi_api.error(400, "parameter_name_invalid", "POST", "/objectstores", {"name": name})
 
 
-def test_create_validates(api: Api) -> None:
-    api.error(400, "parameter_name_missing", "POST", "/objectstores", {})
-    api.error(400, "parameter_size_invalid", "POST", "/objectstores", {"name": "a", "size": 0})
-    api.error(400, "parameter_size_invalid", "POST", "/objectstores", {"name": "a", "size": "big"})
-    api.ok("POST", "/objectstores", {"name": "a"})
-    api.error(409, "database_objectstore_duplicate_name", "POST", "/objectstores", {"name": "a"})
+def test_create_validates(wsgi_api: Api) -> None:
+    wsgi_api.error(400, "parameter_name_missing", "POST", "/objectstores", {})
+    wsgi_api.error(400, "parameter_size_invalid", "POST", "/objectstores", {"name": "a", "size": 0})
+    wsgi_api.error(
+        400, "parameter_size_invalid", "POST", "/objectstores", {"name": "a", "size": "big"}
+    )
+    wsgi_api.ok("POST", "/objectstores", {"name": "a"})
+    wsgi_api.error(
+        409, "database_objectstore_duplicate_name", "POST", "/objectstores", {"name": "a"}
+    )
 
 
 def test_update_changes_size_and_owner(any_api: Api, events: RecordingEvents) -> None:
@@ -107,38 +111,38 @@ def test_delete_removes_bucket_and_the_owner_made_with_it(
     any_api.error(404, "database_objectstore_not_found", "GET", f"/objectstores/{store['id']}")
 
 
-def test_delete_keeps_a_credential_given_at_create(api: Api) -> None:
-    credential = api.ok("POST", "/objectstore/credentials", {"name": "keys"})
+def test_delete_keeps_a_credential_given_at_create(wsgi_api: Api) -> None:
+    credential = wsgi_api.ok("POST", "/objectstore/credentials", {"name": "keys"})
     body = {"name": "docs", "access_key_id": credential["access_key_id"]}
-    store = api.ok("POST", "/objectstores", body)
-    api.ok("DELETE", f"/objectstores/{store['id']}")
-    api.ok("DELETE", f"/objectstore/credentials/{credential['id']}")
+    store = wsgi_api.ok("POST", "/objectstores", body)
+    wsgi_api.ok("DELETE", f"/objectstores/{store['id']}")
+    wsgi_api.ok("DELETE", f"/objectstore/credentials/{credential['id']}")
 
 
-def test_list_is_paginated(api: Api) -> None:
+def test_list_is_paginated(wsgi_api: Api) -> None:
     for n in range(3):
-        api.ok("POST", "/objectstores", {"name": f"s{n}"})
-    page = api.ok("GET", "/objectstores", query={"per_page": 2, "page": 2})
+        wsgi_api.ok("POST", "/objectstores", {"name": f"s{n}"})
+    page = wsgi_api.ok("GET", "/objectstores", query={"per_page": 2, "page": 2})
     assert (page["page"], page["per_page"], page["pages"]) == (2, 2, 2)
     assert [s["name"] for s in page["items"]] == ["s2"]
-    api.error(400, "parameter_per_page_invalid", "GET", "/objectstores", query={"per_page": 0})
+    wsgi_api.error(400, "parameter_per_page_invalid", "GET", "/objectstores", query={"per_page": 0})
 
 
-def test_stores_are_private_to_account_and_region(api: Api, other: Api) -> None:
-    store = api.ok("POST", "/objectstores", {"name": "photos"})
+def test_stores_are_private_to_account_and_region(wsgi_api: Api, other: Api) -> None:
+    store = wsgi_api.ok("POST", "/objectstores", {"name": "photos"})
     other.error(404, "database_objectstore_not_found", "GET", f"/objectstores/{store['id']}")
     other.error(404, "database_objectstore_not_found", "DELETE", f"/objectstores/{store['id']}")
     query = {"region": "FRA1"}
-    api.error(
+    wsgi_api.error(
         404, "database_objectstore_not_found", "GET", f"/objectstores/{store['id']}", query=query
     )
     assert other.ok("GET", "/objectstores")["items"] == []
 
 
-def test_directory_answers_the_s3_front(api: Api) -> None:
-    store = api.ok("POST", "/objectstores", {"name": "photos", "size": 2})
+def test_directory_answers_the_s3_front(wsgi_api: Api) -> None:
+    store = wsgi_api.ok("POST", "/objectstores", {"name": "photos", "size": 2})
     bucket_name = store["objectstore_endpoint"].rsplit("/", 1)[1]
-    state = api.app.state
+    state = wsgi_api.app.state
     bucket = state.s3_bucket(bucket_name)
     assert bucket is not None
     assert bucket.owner_access_key_id == store["owner_info"]["access_key_id"]

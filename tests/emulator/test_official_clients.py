@@ -18,8 +18,8 @@ import pytest
 from altostratus.emulator import Emulator
 from altostratus.emulator.app import EmulatorApp
 from altostratus.emulator.bodies import BODIES
+from tests.support.service_api import Api
 
-from .service_api import Api
 from .test_server import call
 
 BACKEND = {"ip": "10.0.1.10", "protocol": "TCP", "source_port": 80, "target_port": 8080}
@@ -30,9 +30,9 @@ def rules_of(api: Api, firewall_id: str) -> list[dict[str, Any]]:
 
 
 @pytest.fixture
-def firewall_id(api: Api, network: dict[str, Any]) -> str:
+def firewall_id(wsgi_api: Api, network: dict[str, Any]) -> str:
     body = {"name": "fw", "network_id": network["id"], "create_default_rules": False}
-    return api.ok("POST", "/firewalls", body)["id"]  # type: ignore[no-any-return]
+    return wsgi_api.ok("POST", "/firewalls", body)["id"]  # type: ignore[no-any-return]
 
 
 # Empty strings for absent optional fields
@@ -74,13 +74,13 @@ def test_a_rule_with_an_empty_action_allows(any_api: Api, firewall_id: str) -> N
 
 
 def test_a_rule_update_with_an_empty_action_keeps_it_and_an_empty_label_clears(
-    api: Api, firewall_id: str
+    wsgi_api: Api, firewall_id: str
 ) -> None:
     path = f"/firewalls/{firewall_id}/rules"
     body = {"protocol": "tcp", "start_port": "22", "action": "deny", "label": "ssh"}
-    rule = api.ok("POST", path, body)
-    api.ok("PUT", f"{path}/{rule['id']}", {"start_port": "23", "action": "", "label": ""})
-    (changed,) = rules_of(api, firewall_id)
+    rule = wsgi_api.ok("POST", path, body)
+    wsgi_api.ok("PUT", f"{path}/{rule['id']}", {"start_port": "23", "action": "", "label": ""})
+    (changed,) = rules_of(wsgi_api, firewall_id)
     assert (changed["start_port"], changed["action"], changed["label"]) == ("23", "deny", "")
 
 
@@ -188,10 +188,10 @@ def test_object_store_create_takes_max_size_gb(any_api: Api) -> None:
     assert store["max_size_gb"] == 250
 
 
-def test_object_store_create_refuses_size_and_max_size_gb_that_disagree(api: Api) -> None:
+def test_object_store_create_refuses_size_and_max_size_gb_that_disagree(wsgi_api: Api) -> None:
     body = {"name": "photos", "size": 100, "max_size_gb": 250}
-    api.error(400, "parameter_max_size_gb_invalid", "POST", "/objectstores", body)
-    assert api.ok("POST", "/objectstores", {**body, "size": 250})["max_size_gb"] == 250
+    wsgi_api.error(400, "parameter_max_size_gb_invalid", "POST", "/objectstores", body)
+    assert wsgi_api.ok("POST", "/objectstores", {**body, "size": 250})["max_size_gb"] == 250
 
 
 def test_firewall_create_rules_false_opens_nothing(any_api: Api, network: dict[str, Any]) -> None:
@@ -214,17 +214,17 @@ def test_a_rule_given_as_ports_with_an_empty_start_port(
     assert rules_of(any_api, firewall_id)[0]["ports"] == ports
 
 
-def test_a_rule_update_given_as_ports(api: Api, firewall_id: str) -> None:
+def test_a_rule_update_given_as_ports(wsgi_api: Api, firewall_id: str) -> None:
     path = f"/firewalls/{firewall_id}/rules"
-    rule = api.ok("POST", path, {"protocol": "tcp", "start_port": "22"})
-    api.ok("PUT", f"{path}/{rule['id']}", {"ports": "80-90", "start_port": "", "end_port": ""})
-    assert rules_of(api, firewall_id)[0]["ports"] == "80-90"
+    rule = wsgi_api.ok("POST", path, {"protocol": "tcp", "start_port": "22"})
+    wsgi_api.ok("PUT", f"{path}/{rule['id']}", {"ports": "80-90", "start_port": "", "end_port": ""})
+    assert rules_of(wsgi_api, firewall_id)[0]["ports"] == "80-90"
 
 
 @pytest.mark.parametrize("ports", ["x", "22-", "-22", "1-2-3", "0", "22-99999"])
-def test_malformed_ports_are_refused(api: Api, firewall_id: str, ports: str) -> None:
+def test_malformed_ports_are_refused(wsgi_api: Api, firewall_id: str, ports: str) -> None:
     body = {"protocol": "tcp", "ports": ports}
-    api.error(400, "parameter_ports_invalid", "POST", f"/firewalls/{firewall_id}/rules", body)
+    wsgi_api.error(400, "parameter_ports_invalid", "POST", f"/firewalls/{firewall_id}/rules", body)
 
 
 @pytest.mark.parametrize(("sent", "kept"), [("inbound", "ingress"), ("outbound", "egress")])
@@ -257,10 +257,15 @@ def test_a_firewall_create_with_inline_rules_starts_with_them(
     assert any_api.ok("GET", f"/firewalls/{firewall['id']}")["rules_count"] == 3
 
 
-def test_inline_rules_come_beside_the_default_ones(api: Api, network: dict[str, Any]) -> None:
+def test_inline_rules_come_beside_the_default_ones(wsgi_api: Api, network: dict[str, Any]) -> None:
     body = {"name": "web", "network_id": network["id"], "rules": [{"protocol": "icmp"}]}
-    firewall = api.ok("POST", "/firewalls", body)
-    assert [r["protocol"] for r in rules_of(api, firewall["id"])] == ["tcp", "udp", "icmp", "icmp"]
+    firewall = wsgi_api.ok("POST", "/firewalls", body)
+    assert [r["protocol"] for r in rules_of(wsgi_api, firewall["id"])] == [
+        "tcp",
+        "udp",
+        "icmp",
+        "icmp",
+    ]
 
 
 @pytest.mark.parametrize(
@@ -274,29 +279,29 @@ def test_inline_rules_come_beside_the_default_ones(api: Api, network: dict[str, 
     ],
 )
 def test_a_wrong_inline_rule_refuses_the_whole_firewall(
-    api: Api, network: dict[str, Any], rules: Any, code: str
+    wsgi_api: Api, network: dict[str, Any], rules: Any, code: str
 ) -> None:
     body = {"name": "web", "network_id": network["id"], "create_rules": False, "rules": rules}
-    api.error(400, code, "POST", "/firewalls", body)
-    assert api.ok("GET", "/firewalls") == []
+    wsgi_api.error(400, code, "POST", "/firewalls", body)
+    assert wsgi_api.ok("GET", "/firewalls") == []
 
 
-def test_inline_rules_count_against_the_rule_quota(api: Api, network: dict[str, Any]) -> None:
-    account = api.admin("GET", "/accounts")[0]["id"]
-    api.admin("PUT", f"/accounts/{account}/quota", {"security_group_rule_limit": 4})
+def test_inline_rules_count_against_the_rule_quota(wsgi_api: Api, network: dict[str, Any]) -> None:
+    account = wsgi_api.admin("GET", "/accounts")[0]["id"]
+    wsgi_api.admin("PUT", f"/accounts/{account}/quota", {"security_group_rule_limit": 4})
     rules = [{"protocol": "tcp", "ports": str(port)} for port in (22, 80)]
     body = {"name": "web", "network_id": network["id"], "rules": rules}
-    api.error(403, "quota_limit_reached", "POST", "/firewalls", body)
-    assert api.ok("GET", "/firewalls") == []
-    api.ok("POST", "/firewalls", {**body, "create_rules": False})
+    wsgi_api.error(403, "quota_limit_reached", "POST", "/firewalls", body)
+    assert wsgi_api.ok("GET", "/firewalls") == []
+    wsgi_api.ok("POST", "/firewalls", {**body, "create_rules": False})
 
 
 # Large pages
 
 
 @pytest.mark.parametrize("path", ["/ips", "/objectstores", "/objectstore/credentials"])
-def test_per_page_above_the_maximum_is_clamped(api: Api, path: str) -> None:
-    page = api.ok("GET", path, query={"per_page": 10000})
+def test_per_page_above_the_maximum_is_clamped(wsgi_api: Api, path: str) -> None:
+    page = wsgi_api.ok("GET", path, query={"per_page": 10000})
     assert (page["page"], page["per_page"], page["pages"]) == (1, 100, 1)
 
 
@@ -323,10 +328,10 @@ def test_a_backend_without_protocol_is_tcp(any_api: Api, network: dict[str, Any]
     assert updated["backends"] == [{**backend, "protocol": "TCP"}]
 
 
-def test_a_backend_health_check_port_must_be_a_port(api: Api, network: dict[str, Any]) -> None:
+def test_a_backend_health_check_port_must_be_a_port(wsgi_api: Api, network: dict[str, Any]) -> None:
     backend = {**BACKEND, "health_check_port": 70000}
     body = {"name": "lb", "network_id": network["id"], "backends": [backend]}
-    reply = api.error(400, "parameter_backends_invalid", "POST", "/loadbalancers", body)
+    reply = wsgi_api.error(400, "parameter_backends_invalid", "POST", "/loadbalancers", body)
     assert "health_check_port" in reply.body["reason"]
 
 
@@ -348,24 +353,26 @@ def test_unknown_body_fields_are_ignored_and_listed(any_api: Api) -> None:
 
 
 def test_unknown_fields_of_an_inline_rule_are_ignored_and_listed(
-    api: Api, network: dict[str, Any]
+    wsgi_api: Api, network: dict[str, Any]
 ) -> None:
     rules = [{"protocol": "tcp", "ports": "22"}, {"protocol": "icmp", "colour": "red"}]
     body = {"name": "web", "network_id": network["id"], "create_rules": False, "rules": rules}
-    api.ok("POST", "/firewalls", body)
-    assert log_of(api)[-1]["ignored"] == {"body": ["rules[1].colour"], "query": []}
+    wsgi_api.ok("POST", "/firewalls", body)
+    assert log_of(wsgi_api)[-1]["ignored"] == {"body": ["rules[1].colour"], "query": []}
 
 
-def test_body_fields_sent_in_the_query_are_ignored_and_listed(api: Api) -> None:
-    created = api.ok("POST", "/networks", {"label": "app"}, query={"label": "x", "region": "LON1"})
+def test_body_fields_sent_in_the_query_are_ignored_and_listed(wsgi_api: Api) -> None:
+    created = wsgi_api.ok(
+        "POST", "/networks", {"label": "app"}, query={"label": "x", "region": "LON1"}
+    )
     assert created["label"] == "app"
-    assert log_of(api)[-1]["ignored"] == {"body": [], "query": ["label"]}
+    assert log_of(wsgi_api)[-1]["ignored"] == {"body": [], "query": ["label"]}
 
 
-def test_a_body_region_where_the_body_takes_none_is_ignored(api: Api) -> None:
+def test_a_body_region_where_the_body_takes_none_is_ignored(wsgi_api: Api) -> None:
     body = {"url": "https://hooks.example.com/a", "region": "NOWHERE"}
-    api.ok("POST", "/webhooks", body)
-    assert log_of(api)[-1]["ignored"] == {"body": ["region"], "query": []}
+    wsgi_api.ok("POST", "/webhooks", body)
+    assert log_of(wsgi_api)[-1]["ignored"] == {"body": ["region"], "query": []}
 
 
 @pytest.fixture
@@ -474,12 +481,12 @@ def test_balancer_settings_the_official_update_sends_apply_in_place(
     )
 
 
-def test_an_object_store_answers_both_size_names_and_its_usage(api: Api) -> None:
-    store = api.ok("POST", "/objectstores", {"name": "s", "max_size_gb": 5})
+def test_an_object_store_answers_both_size_names_and_its_usage(wsgi_api: Api) -> None:
+    store = wsgi_api.ok("POST", "/objectstores", {"name": "s", "max_size_gb": 5})
     assert store["max_size"] == store["max_size_gb"] == 5
-    stats = api.ok("GET", f"/objectstores/{store['id']}/stats")
+    stats = wsgi_api.ok("GET", f"/objectstores/{store['id']}/stats")
     assert stats == {"size_kb_utilised": 0, "max_size_kb": 5 * 1024**2, "num_objects": 0}
-    api.error(404, "database_objectstore_not_found", "GET", "/objectstores/nope/stats")
+    wsgi_api.error(404, "database_objectstore_not_found", "GET", "/objectstores/nope/stats")
 
 
 @pytest.mark.parametrize("name", sorted(BODIES))

@@ -11,8 +11,7 @@ from openapi_spec_validator import validate
 
 from altostratus.emulator.decisions import DECISIONS
 from altostratus.emulator.openapi import document
-
-from .service_api import Api, Reply
+from tests.support.service_api import Api, Reply
 
 BACKEND = {"ip": "10.0.0.9", "protocol": "TCP", "source_port": 80, "target_port": 80}
 
@@ -55,10 +54,10 @@ def test_the_document_is_valid_openapi() -> None:
     validate(document())
 
 
-def test_every_route_is_documented(api: Api) -> None:
+def test_every_route_is_documented(wsgi_api: Api) -> None:
     routes = {
         (rule.methods - {"HEAD", "OPTIONS"}).pop().lower() + " " + shape(rule.rule)
-        for rule in api.app.url_map.iter_rules()
+        for rule in wsgi_api.app.url_map.iter_rules()
     }
     documented = {
         f"{method} {shape(path)}"
@@ -68,11 +67,11 @@ def test_every_route_is_documented(api: Api) -> None:
     assert routes == documented
 
 
-def test_answers_match_the_document_for_every_operation(api: Api) -> None:
-    check = Checker(api)
+def test_answers_match_the_document_for_every_operation(wsgi_api: Api) -> None:
+    check = Checker(wsgi_api)
     for prefix in ("/v2/vpc", "/v2"):
-        api.prefix = prefix
-        scenario(api, check)
+        wsgi_api.prefix = prefix
+        scenario(wsgi_api, check)
     platform_scenario(check)
     documented = {(m, p) for p, ops in document()["paths"].items() for m in ops}
     assert check.seen == documented
@@ -170,15 +169,15 @@ def platform_scenario(check: Checker) -> None:
     check.call("DELETE", "/api/v1/apps/default/site")
 
 
-def test_the_document_is_served(api: Api) -> None:
-    response = api.client.get("/openapi.json")
+def test_the_document_is_served(wsgi_api: Api) -> None:
+    response = wsgi_api.client.get("/openapi.json")
     assert response.status_code == 200 and response.json == document()
 
 
 def test_the_decisions_where_the_spec_and_the_official_clients_disagree_are_listed(
-    api: Api,
+    wsgi_api: Api,
 ) -> None:
-    served = api.call("GET", "/openapi.json").body
+    served = wsgi_api.call("GET", "/openapi.json").body
     listed = served["x-official-clients"]
     assert [d["shape"] for d in listed] == [d.shape for d in DECISIONS]
     assert all(d["spec"] and d["clients"] and d["emulator"] for d in listed)

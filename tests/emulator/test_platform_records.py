@@ -12,7 +12,7 @@ import httpx
 from altostratus.emulator import Emulator
 
 
-def api(emulator: Emulator) -> httpx.Client:
+def http_of(emulator: Emulator) -> httpx.Client:
     return httpx.Client(
         base_url=emulator.api_url, headers={"Authorization": f"bearer {emulator.api_key}"}
     )
@@ -65,19 +65,19 @@ def seen(client: httpx.Client) -> dict[str, Any]:
 
 def test_a_state_folder_keeps_the_platform_and_application_records(tmp_path: Path) -> None:
     with Emulator(state_dir=tmp_path) as first:
-        make(api(first))
-        before = seen(api(first))
+        make(http_of(first))
+        before = seen(http_of(first))
     with Emulator(state_dir=tmp_path) as second:
-        assert seen(api(second)) == before
+        assert seen(http_of(second)) == before
 
 
 def test_a_seed_from_the_state_makes_them_again() -> None:
     with Emulator() as first:
-        make(api(first))
-        before = seen(api(first))
-        state = api(first).get("/_emulator/state").json()
+        make(http_of(first))
+        before = seen(http_of(first))
+        state = http_of(first).get("/_emulator/state").json()
     with Emulator(seed=state) as second:
-        after = seen(api(second))
+        after = seen(http_of(second))
     # A seed makes the records again: their times are the new ones, as every kind's are.
     assert untimed(after) == untimed(before)
 

@@ -6,8 +6,7 @@ import pytest
 
 from altostratus.client import BadRequestError, Client
 from altostratus.emulator import Emulator
-
-from .service_api import Api
+from tests.support.service_api import Api
 
 EVERY_FEATURE = {
     "iaas": True,
@@ -41,24 +40,24 @@ REGIONS = [
 
 
 @pytest.mark.parametrize("path", ["/v2/regions", "/v2/vpc/regions"])
-def test_the_regions_are_listed_with_the_default_marked(api: Api, path: str) -> None:
-    reply = api.get(path)
+def test_the_regions_are_listed_with_the_default_marked(wsgi_api: Api, path: str) -> None:
+    reply = wsgi_api.get(path)
     assert reply.status == 200
     assert reply.body == REGIONS
 
 
-def test_a_region_in_the_query_is_accepted_as_the_official_clients_send_it(api: Api) -> None:
-    assert api.ok("GET", "/v2/regions", query={"region": "LON1"}) == REGIONS
+def test_a_region_in_the_query_is_accepted_as_the_official_clients_send_it(wsgi_api: Api) -> None:
+    assert wsgi_api.ok("GET", "/v2/regions", query={"region": "LON1"}) == REGIONS
 
 
-def test_every_listed_region_can_hold_resources(api: Api) -> None:
-    for region in api.ok("GET", "/v2/regions"):
-        networks = api.ok("GET", "/networks", query={"region": region["code"]})
+def test_every_listed_region_can_hold_resources(wsgi_api: Api) -> None:
+    for region in wsgi_api.ok("GET", "/v2/regions"):
+        networks = wsgi_api.ok("GET", "/networks", query={"region": region["code"]})
         assert [n["label"] for n in networks] == ["Default"]
 
 
-def test_the_regions_need_a_valid_key(api: Api) -> None:
-    reply = api.with_key("sk-wrong").get("/v2/regions")
+def test_the_regions_need_a_valid_key(wsgi_api: Api) -> None:
+    reply = wsgi_api.with_key("sk-wrong").get("/v2/regions")
     assert reply.status == 401
     assert reply.body["code"] == "database_account_not_found"
 

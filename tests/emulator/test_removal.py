@@ -13,8 +13,8 @@ from altostratus.emulator import Emulator
 from altostratus.emulator.app import EmulatorApp
 from altostratus.emulator.clock import Clock
 from altostratus.emulator.state import Settings, State
+from tests.support.service_api import KEY, S3_URL, Api, RecordingBuckets, RecordingEvents
 
-from .service_api import KEY, S3_URL, Api, RecordingBuckets, RecordingEvents
 from .test_persistence import _s3
 from .test_server import call
 
@@ -185,11 +185,11 @@ def test_the_time_is_over_even_when_the_next_request_fails(
     assert len(buckets.deleted) == 1
 
 
-def test_without_delete_seconds_removal_is_at_once(api: Api, service: EmulatorApp) -> None:
+def test_without_delete_seconds_removal_is_at_once(wsgi_api: Api, service: EmulatorApp) -> None:
     assert service.state.settings.delete_seconds == 0
-    network = _network(api)
-    api.ok("DELETE", f"/networks/{network['id']}")
-    api.error(404, "database_network_not_found", "GET", f"/networks/{network['id']}")
+    network = _network(wsgi_api)
+    wsgi_api.ok("DELETE", f"/networks/{network['id']}")
+    wsgi_api.error(404, "database_network_not_found", "GET", f"/networks/{network['id']}")
 
 
 def test_reset_ends_every_removal(slow: Api) -> None:

@@ -11,9 +11,8 @@ import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from interrupt import default_ctrl_c
-
 from altostratus.emulator.request_lines import json_line, text_line
+from tests.support.interrupt import default_ctrl_c
 
 HEADER_LINES = 3  # API, S3, API key
 

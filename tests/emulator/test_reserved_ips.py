@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .service_api import Api, RecordingEvents
+from tests.support.service_api import Api, RecordingEvents
 
 BACKEND = {"ip": "10.0.0.9", "protocol": "TCP", "source_port": 80, "target_port": 80}
 
@@ -47,20 +47,20 @@ def test_list_is_paginated_with_id_name_ip(any_api: Api) -> None:
     assert any_api.ok("GET", "/ips", query={"page": 9})["items"] == []
 
 
-def test_pagination_parameters_are_checked(api: Api) -> None:
+def test_pagination_parameters_are_checked(wsgi_api: Api) -> None:
     for query, code in (
         ({"page": "0"}, "parameter_page_invalid"),
         ({"page": "two"}, "parameter_page_invalid"),
         ({"per_page": "-1"}, "parameter_per_page_invalid"),
     ):
-        api.error(400, code, "GET", "/ips", query=query)
-    assert api.ok("GET", "/ips", query={"per_page": 100})["pages"] == 1
+        wsgi_api.error(400, code, "GET", "/ips", query=query)
+    assert wsgi_api.ok("GET", "/ips", query={"per_page": 100})["pages"] == 1
 
 
-def test_names_are_unique(api: Api) -> None:
-    api.ok("POST", "/ips", {"name": "a"})
-    api.error(409, "database_ip_duplicate_name", "POST", "/ips", {"name": "a"})
-    api.ok("POST", "/ips", {"name": "a", "region": "FRA1"})
+def test_names_are_unique(wsgi_api: Api) -> None:
+    wsgi_api.ok("POST", "/ips", {"name": "a"})
+    wsgi_api.error(409, "database_ip_duplicate_name", "POST", "/ips", {"name": "a"})
+    wsgi_api.ok("POST", "/ips", {"name": "a", "region": "FRA1"})
 
 
 def test_an_ip_reserved_without_a_name_is_named_by_its_address(
@@ -106,45 +106,47 @@ def test_assign_and_unassign(any_api: Api, events: RecordingEvents) -> None:
     assert len(events.emitted) == count
 
 
-def test_assigning_moves_the_balancers_previous_ip(api: Api) -> None:
-    first = api.ok("POST", "/ips", {"name": "first"})
-    second = api.ok("POST", "/ips", {"name": "second"})
-    lb = balancer(api)
+def test_assigning_moves_the_balancers_previous_ip(wsgi_api: Api) -> None:
+    first = wsgi_api.ok("POST", "/ips", {"name": "first"})
+    second = wsgi_api.ok("POST", "/ips", {"name": "second"})
+    lb = balancer(wsgi_api)
     for reserved in (first, second):
-        api.ok(
+        wsgi_api.ok(
             "POST", f"/ips/{reserved['id']}/actions", {"action": "assign", "assign_to_id": lb["id"]}
         )
-    assert "assigned_to" not in api.ok("GET", f"/ips/{first['id']}")
-    assert api.ok("GET", f"/ips/{second['id']}")["assigned_to"]["id"] == lb["id"]
+    assert "assigned_to" not in wsgi_api.ok("GET", f"/ips/{first['id']}")
+    assert wsgi_api.ok("GET", f"/ips/{second['id']}")["assigned_to"]["id"] == lb["id"]
 
 
-def test_deleting_the_balancer_unassigns(api: Api) -> None:
-    reserved = api.ok("POST", "/ips", {"name": "front"})
-    lb = balancer(api)
-    api.ok("POST", f"/ips/{reserved['id']}/actions", {"action": "assign", "assign_to_id": lb["id"]})
-    api.ok("DELETE", f"/loadbalancers/{lb['id']}")
-    assert "assigned_to" not in api.ok("GET", f"/ips/{reserved['id']}")
+def test_deleting_the_balancer_unassigns(wsgi_api: Api) -> None:
+    reserved = wsgi_api.ok("POST", "/ips", {"name": "front"})
+    lb = balancer(wsgi_api)
+    wsgi_api.ok(
+        "POST", f"/ips/{reserved['id']}/actions", {"action": "assign", "assign_to_id": lb["id"]}
+    )
+    wsgi_api.ok("DELETE", f"/loadbalancers/{lb['id']}")
+    assert "assigned_to" not in wsgi_api.ok("GET", f"/ips/{reserved['id']}")
 
 
-def test_actions_are_validated(api: Api, other: Api) -> None:
-    reserved = api.ok("POST", "/ips", {"name": "front"})
+def test_actions_are_validated(wsgi_api: Api, other: Api) -> None:
+    reserved = wsgi_api.ok("POST", "/ips", {"name": "front"})
     actions = f"/ips/{reserved['id']}/actions"
-    api.error(400, "parameter_action_missing", "POST", actions, {})
-    api.error(400, "parameter_action_invalid", "POST", actions, {"action": "attach"})
-    api.error(400, "parameter_assign_to_id_missing", "POST", actions, {"action": "assign"})
+    wsgi_api.error(400, "parameter_action_missing", "POST", actions, {})
+    wsgi_api.error(400, "parameter_action_invalid", "POST", actions, {"action": "attach"})
+    wsgi_api.error(400, "parameter_assign_to_id_missing", "POST", actions, {"action": "assign"})
     body = {"action": "assign", "assign_to_id": "nope"}
-    api.error(404, "database_loadbalancer_not_found", "POST", actions, body)
+    wsgi_api.error(404, "database_loadbalancer_not_found", "POST", actions, body)
     body = {**body, "assign_to_type": "loadbalancer"}
-    api.error(404, "database_loadbalancer_not_found", "POST", actions, body)
+    wsgi_api.error(404, "database_loadbalancer_not_found", "POST", actions, body)
     body = {**body, "assign_to_type": "instance"}  # the emulator serves no instances
-    refused = api.error(404, "database_instance_not_found", "POST", actions, body)
+    refused = wsgi_api.error(404, "database_instance_not_found", "POST", actions, body)
     assert refused.body["reason"] == "The instance was not found"
     body = {**body, "assign_to_type": "cluster"}
-    refused = api.error(400, "parameter_assign_to_type_invalid", "POST", actions, body)
+    refused = wsgi_api.error(400, "parameter_assign_to_type_invalid", "POST", actions, body)
     assert "loadbalancer" in refused.body["reason"] and "instance" in refused.body["reason"]
     theirs = balancer(other)
     body = {"action": "assign", "assign_to_id": theirs["id"]}
-    api.error(404, "database_loadbalancer_not_found", "POST", actions, body)
+    wsgi_api.error(404, "database_loadbalancer_not_found", "POST", actions, body)
     other.error(404, "database_ip_not_found", "POST", actions, {"action": "unassign"})
 
 
@@ -157,8 +159,8 @@ def test_delete_frees_the_address(any_api: Api, events: RecordingEvents) -> None
     assert any_api.ok("GET", f"/ips/{again['id']}")["ip"] == "203.0.113.1"
 
 
-def test_another_accounts_ip_is_not_found(api: Api, other: Api) -> None:
-    created = api.ok("POST", "/ips", {"name": "a"})
+def test_another_accounts_ip_is_not_found(wsgi_api: Api, other: Api) -> None:
+    created = wsgi_api.ok("POST", "/ips", {"name": "a"})
     other.error(404, "database_ip_not_found", "GET", f"/ips/{created['id']}")
     other.error(404, "database_ip_not_found", "PUT", f"/ips/{created['id']}", {"name": "x"})
     other.error(404, "database_ip_not_found", "DELETE", f"/ips/{created['id']}")

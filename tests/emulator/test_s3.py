@@ -13,8 +13,7 @@ from botocore.credentials import Credentials
 from botocore.exceptions import ClientError
 
 from altostratus.emulator.s3 import S3Key
-
-from .served_s3 import (
+from tests.support.served_s3 import (
     BUCKET,
     FOREIGN_BUCKET,
     OWNER,

@@ -15,8 +15,7 @@ import requests
 from botocore.exceptions import ClientError
 
 from altostratus.emulator.s3 import S3Bucket
-
-from .served_s3 import BUCKET, FOREIGN_BUCKET, OWNER, SIBLING, STRANGER, S3Server
+from tests.support.served_s3 import BUCKET, FOREIGN_BUCKET, OWNER, SIBLING, STRANGER, S3Server
 
 SIBLING_BUCKET = "siblings-jkl012"
 SECRET_KEY = "dir/secret ü+.txt"

@@ -11,7 +11,7 @@ from botocore.exceptions import ClientError
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from .served_s3 import BUCKET, DIRECT_BUCKET, OWNER, S3Server
+from tests.support.served_s3 import BUCKET, DIRECT_BUCKET, OWNER, S3Server
 
 #: Characters S3 clients and servers most often get wrong, drawn often.
 TRICKY = "%?#+ /.=&;:@$!*'()[]~\\\"<>A1ü€😀"

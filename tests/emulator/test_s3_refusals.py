@@ -12,7 +12,7 @@ import pytest
 import requests
 from botocore.exceptions import ClientError
 
-from .served_s3 import BUCKET, DIRECT_BUCKET, OWNER, SMALL_BUCKET, S3Server, WallClock
+from tests.support.served_s3 import BUCKET, DIRECT_BUCKET, OWNER, SMALL_BUCKET, S3Server, WallClock
 
 MINUTE = 60.0
 

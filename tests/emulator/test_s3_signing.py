@@ -14,7 +14,7 @@ from botocore.auth import S3SigV4Auth
 from botocore.awsrequest import AWSRequest
 from botocore.credentials import Credentials
 
-from .served_s3 import BUCKET, OWNER, S3Server, WallClock
+from tests.support.served_s3 import BUCKET, OWNER, S3Server, WallClock
 
 EMPTY_SHA256 = hashlib.sha256(b"").hexdigest()
 

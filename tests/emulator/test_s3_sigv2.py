@@ -19,8 +19,7 @@ from botocore.exceptions import ClientError
 
 from altostratus.emulator.s3 import S3Key
 from altostratus.emulator.s3.sigv2 import sign
-
-from .served_s3 import (
+from tests.support.served_s3 import (
     BUCKET,
     FOREIGN_BUCKET,
     OWNER,

@@ -13,8 +13,8 @@ from botocore.exceptions import ClientError
 
 from altostratus.emulator import Emulator
 from altostratus.emulator.s3 import store
+from tests.support.served_s3 import BUCKET, OWNER, SMALL_BUCKET, SMALL_LIMIT, S3Server
 
-from .served_s3 import BUCKET, OWNER, SMALL_BUCKET, SMALL_LIMIT, S3Server
 from .test_s3_signing import StreamingSigner, chunked_body, send, signed
 from .test_server import call
 

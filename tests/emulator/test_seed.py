@@ -12,7 +12,6 @@ from typing import Any
 import boto3
 import pytest
 import yaml
-from doc_pages import section
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from werkzeug.test import Client as WSGIClient
@@ -20,6 +19,7 @@ from werkzeug.test import Client as WSGIClient
 from altostratus.client import Client
 from altostratus.emulator import ControlRefused, Emulator, SeedError
 from altostratus.emulator.limits import MAX_STATE_BYTES
+from tests.support.doc_pages import section
 
 SEED: dict[str, Any] = {
     "accounts": [

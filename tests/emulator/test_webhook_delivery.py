@@ -14,8 +14,7 @@ from altostratus.emulator.clock import Clock
 from altostratus.emulator.webhooks import DeliveryTarget, WebhookDispatcher
 from altostratus.emulator.webhooks.events import EVENT_NAMES
 from altostratus.emulator.webhooks.sending import is_loopback
-
-from .webhook_receiver import FakeWebhooks, Receiver
+from tests.support.webhook_receiver import FakeWebhooks, Receiver
 
 SECRET = "3f1c" * 10
 RETRY_DELAYS = [300, 1800, 3600, 7200, 21600]

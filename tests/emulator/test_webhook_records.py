@@ -14,9 +14,9 @@ import pytest
 from altostratus.emulator import Emulator
 from altostratus.emulator.clock import Clock
 from altostratus.emulator.webhooks import DeliveryTarget, WebhookDispatcher
+from tests.support.webhook_receiver import FakeWebhooks, Receiver
 
 from .test_server import call
-from .webhook_receiver import FakeWebhooks, Receiver
 
 RETRY = 300
 

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import re
 
-from .service_api import Api, RecordingEvents
+from tests.support.service_api import Api, RecordingEvents
 
 FIELDS = {
     "id",
@@ -54,9 +54,9 @@ def test_create_validates(any_api: Api) -> None:
     assert any_api.ok("GET", "/webhooks") == []
 
 
-def test_form_events_must_be_json_text(api: Api) -> None:
+def test_form_events_must_be_json_text(wsgi_api: Api) -> None:
     body = {"url": "https://example.com", "events": "network.created"}
-    api.error(400, "parameter_events_invalid", "POST", "/webhooks", body, form=True)
+    wsgi_api.error(400, "parameter_events_invalid", "POST", "/webhooks", body, form=True)
 
 
 def test_update_answers_the_webhook_and_enables_it(any_api: Api) -> None:
@@ -90,10 +90,10 @@ def test_delete_and_unknown_ids(any_api: Api, other: Api) -> None:
     assert any_api.ok("GET", "/webhooks") == []
 
 
-def test_test_hands_the_target_to_the_worker(api: Api, events: RecordingEvents) -> None:
+def test_test_hands_the_target_to_the_worker(wsgi_api: Api, events: RecordingEvents) -> None:
     body = {"url": "https://example.com", "events": ["ip.created"], "secret": "k"}
-    created = api.ok("POST", "/webhooks", body)
-    assert api.ok("POST", f"/webhooks/{created['id']}/test") == {"result": "success"}
+    created = wsgi_api.ok("POST", "/webhooks", body)
+    assert wsgi_api.ok("POST", f"/webhooks/{created['id']}/test") == {"result": "success"}
     [target] = events.tests
     assert (target.webhook_id, target.url, target.secret, target.events) == (
         created["id"],
@@ -103,17 +103,19 @@ def test_test_hands_the_target_to_the_worker(api: Api, events: RecordingEvents) 
     )
 
 
-def test_webhook_calls_emit_no_events(api: Api, events: RecordingEvents) -> None:
-    created = api.ok("POST", "/webhooks", {"url": "https://example.com"})
-    api.ok("PUT", f"/webhooks/{created['id']}", {"secret": "x"})
-    api.ok("DELETE", f"/webhooks/{created['id']}")
+def test_webhook_calls_emit_no_events(wsgi_api: Api, events: RecordingEvents) -> None:
+    created = wsgi_api.ok("POST", "/webhooks", {"url": "https://example.com"})
+    wsgi_api.ok("PUT", f"/webhooks/{created['id']}", {"secret": "x"})
+    wsgi_api.ok("DELETE", f"/webhooks/{created['id']}")
     assert events.emitted == []
 
 
-def test_delivery_directory(api: Api) -> None:
-    state = api.app.state
-    everything = api.ok("POST", "/webhooks", {"url": "https://example.com/all"})
-    some = api.ok("POST", "/webhooks", {"url": "https://example.com/ip", "events": ["ip.created"]})
+def test_delivery_directory(wsgi_api: Api) -> None:
+    state = wsgi_api.app.state
+    everything = wsgi_api.ok("POST", "/webhooks", {"url": "https://example.com/all"})
+    some = wsgi_api.ok(
+        "POST", "/webhooks", {"url": "https://example.com/ip", "events": ["ip.created"]}
+    )
     account = state.default_account.id
     assert [t.webhook_id for t in state.delivery_targets(account, "ip.created")] == [
         everything["id"],

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from account import EXAMPLES
 
 from altostratus.testing import Stack
+from tests.support.account import EXAMPLES
 
 
 @pytest.fixture

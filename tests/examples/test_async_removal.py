@@ -7,10 +7,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from account import EXAMPLES, leftovers
 
 from altostratus.emulator import Emulator
 from altostratus.testing import ProviderProcesses, Stack
+from tests.support.account import EXAMPLES, leftovers
 
 
 @pytest.fixture(scope="module")

@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from pulumi_cli import Project
 
 from altostratus.emulator import Emulator
+from tests.support.pulumi_cli import Project
 
 pytestmark = [pytest.mark.real_engine, pytest.mark.timeout(600)]
 

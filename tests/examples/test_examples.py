@@ -11,11 +11,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from account import EXAMPLES, leftovers
 
 from altostratus.client import Client
 from altostratus.emulator import Emulator
 from altostratus.testing import Stack
+from tests.support.account import EXAMPLES, leftovers
 
 NETWORK_REFERENCE = "organization/altostratus-private-network/dev"
 

@@ -9,12 +9,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from account import EXAMPLES
-from pulumi_cli import Project
 
 from altostratus.client import Client
 from altostratus.emulator import Emulator
 from altostratus.testing import Stack
+from tests.support.account import EXAMPLES
+from tests.support.pulumi_cli import Project
 
 REGIONS = ("LON1", "FRA1", "NYC1", "PHX1")
 EACH = {

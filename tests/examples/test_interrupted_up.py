@@ -16,10 +16,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from pulumi_cli import Project
 
 from altostratus.client import Client
 from altostratus.emulator import Emulator
+from tests.support.pulumi_cli import Project
 
 pytestmark = [pytest.mark.real_engine, pytest.mark.timeout(600)]
 

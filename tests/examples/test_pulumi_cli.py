@@ -14,10 +14,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from account import EXAMPLES, leftovers
-from pulumi_cli import Project
 
 from altostratus.emulator import Emulator
+from tests.support.account import EXAMPLES, leftovers
+from tests.support.pulumi_cli import Project
 
 pytestmark = pytest.mark.real_engine
 

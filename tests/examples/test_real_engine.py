@@ -14,12 +14,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from account import EXAMPLES, leftovers
-from pulumi_cli import Project
 
 from altostratus.client import Client
 from altostratus.emulator import Emulator
 from altostratus.testing._engine_events import SECRET_SIGNATURE
+from tests.support.account import EXAMPLES, leftovers
+from tests.support.pulumi_cli import Project
 
 pytestmark = [pytest.mark.real_engine, pytest.mark.timeout(600)]
 

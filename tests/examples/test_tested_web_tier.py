@@ -8,7 +8,8 @@ import subprocess
 import sys
 
 import pytest
-from account import EXAMPLES
+
+from tests.support.account import EXAMPLES
 
 
 @pytest.mark.parametrize(

@@ -9,11 +9,11 @@ import sys
 from collections.abc import Callable, Iterator
 
 import pytest
-from account import EXAMPLES
 
 from altostratus.client import Client
 from altostratus.emulator import Emulator
 from altostratus.testing import Stack
+from tests.support.account import EXAMPLES
 
 
 def free_port() -> int:

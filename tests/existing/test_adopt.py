@@ -25,9 +25,9 @@ def own_networks(api: Client) -> list[str]:
 
 
 def test_a_network_is_adopted_then_managed_as_any_other(
-    make_stack: Callable[..., Stack], api: Client
+    make_stack: Callable[..., Stack], client: Client
 ) -> None:
-    existing = api.networks.create(label="legacy", cidr_v4="10.90.0.0/24")
+    existing = client.networks.create(label="legacy", cidr_v4="10.90.0.0/24")
     label = "legacy"
 
     def program() -> None:
@@ -43,45 +43,45 @@ def test_a_network_is_adopted_then_managed_as_any_other(
     adopted = stack.up()
     assert adopted.operations == {"Network:app": "create"}
     assert adopted.resources["Network:app"].id == existing.id
-    assert own_networks(api) == [existing.id]  # nothing was created
-    assert adopted.output_values() == {"gateway": api.networks.get(existing.id).gateway_ipv4}
+    assert own_networks(client) == [existing.id]  # nothing was created
+    assert adopted.output_values() == {"gateway": client.networks.get(existing.id).gateway_ipv4}
     assert stack.up().changed() == {}
 
     label = "renamed"
     assert stack.up().changed() == {"Network:app": "update"}
-    assert api.networks.get(existing.id).label == "renamed"
+    assert client.networks.get(existing.id).label == "renamed"
 
     adopting = False  # declared the usual way once adopted: nothing changes
     assert stack.up().changed() == {}
     stack.destroy()
-    assert own_networks(api) == []  # the stack manages it now
+    assert own_networks(client) == []  # the stack manages it now
 
 
-def test_nothing_is_adopted_unless_asked(make_stack: Callable[..., Stack], api: Client) -> None:
-    network = api.networks.create(label="shared", cidr_v4="10.91.0.0/24")
-    existing = api.firewalls.create(name="edge", network_id=network.id)
+def test_nothing_is_adopted_unless_asked(make_stack: Callable[..., Stack], client: Client) -> None:
+    network = client.networks.create(label="shared", cidr_v4="10.91.0.0/24")
+    existing = client.firewalls.create(name="edge", network_id=network.id)
 
     def program() -> None:
         alto.Firewall("edge", name="edge", network_id=network.id)
 
     message = failure(make_stack(program))
     assert "409 database_firewall_duplicate_name" in message
-    assert [f.id for f in api.firewalls.list()] == [existing.id]
+    assert [f.id for f in client.firewalls.list()] == [existing.id]
 
 
 def test_a_record_that_differs_from_the_program_is_not_adopted(
-    make_stack: Callable[..., Stack], api: Client
+    make_stack: Callable[..., Stack], client: Client
 ) -> None:
-    network = api.networks.create(label="shared", cidr_v4="10.92.0.0/24")
-    firewall = api.firewalls.create(name="edge", network_id=network.id)
-    balancer = api.load_balancers.create(
+    network = client.networks.create(label="shared", cidr_v4="10.92.0.0/24")
+    firewall = client.firewalls.create(name="edge", network_id=network.id)
+    balancer = client.load_balancers.create(
         name="web",
         network_id=network.id,
         backends=[{"ip": "10.92.0.5", "protocol": "TCP", "source_port": 80, "target_port": 80}],
     )
-    address = api.reserved_ips.create(name="web-ip")
-    api.reserved_ips.assign(address.id, balancer.id)
-    before = api.firewalls.get(firewall.id)
+    address = client.reserved_ips.create(name="web-ip")
+    client.reserved_ips.assign(address.id, balancer.id)
+    before = client.firewalls.get(firewall.id)
 
     def wrong_firewall() -> None:
         alto.Firewall.adopt("edge", firewall.id, alto.FirewallArgs(name="gate", network_id="n-2"))
@@ -90,9 +90,9 @@ def test_a_record_that_differs_from_the_program_is_not_adopted(
     assert f"could not adopt firewall '{firewall.id}'" in message
     assert "name is 'edge', the program gives 'gate'" in message
     assert f"network_id is '{network.id}', the program gives 'n-2'" in message
-    assert api.firewalls.get(firewall.id) == before
+    assert client.firewalls.get(firewall.id) == before
     # Nothing made: the firewall, and the one the balancer got of its own.
-    assert {f.id for f in api.firewalls.list()} == {firewall.id, balancer.firewall_id}
+    assert {f.id for f in client.firewalls.list()} == {firewall.id, balancer.firewall_id}
 
     # Leaving out the assignment would unassign the address on the next up: not adopted.
     def unassigned() -> None:
@@ -108,8 +108,8 @@ def test_a_record_that_differs_from_the_program_is_not_adopted(
     assert f"could not adopt the reserved IP {address.id}: not found in FRA1" in message
 
 
-def test_adoption_needs_the_name(make_stack: Callable[..., Stack], api: Client) -> None:
-    store = api.object_stores.create(name="assets-legacy", size=100)
+def test_adoption_needs_the_name(make_stack: Callable[..., Stack], client: Client) -> None:
+    store = client.object_stores.create(name="assets-legacy", size=100)
 
     def program() -> None:
         alto.ObjectStore.adopt("assets", store.id, alto.ObjectStoreArgs(max_size_gb=100))
@@ -122,10 +122,10 @@ def test_adoption_needs_the_name(make_stack: Callable[..., Stack], api: Client) 
 
 
 def test_an_adopted_credential_keeps_its_keys_secret(
-    make_stack: Callable[..., Stack], api: Client
+    make_stack: Callable[..., Stack], client: Client
 ) -> None:
-    made = api.object_store_credentials.create(name="ci", max_size_gb=5)
-    keys = api.object_store_credentials.get(made.id)
+    made = client.object_store_credentials.create(name="ci", max_size_gb=5)
+    keys = client.object_store_credentials.get(made.id)
 
     def program() -> None:
         credential = alto.ObjectStoreCredential.adopt(
@@ -138,13 +138,13 @@ def test_an_adopted_credential_keeps_its_keys_secret(
     assert result.outputs["key"].value == keys.secret_access_key_id
     state = result.resources["ObjectStoreCredential:ci"]
     assert {"access_key_id", "secret_access_key"} <= state.secret_outputs
-    assert len(api.object_store_credentials.list()) == 1
+    assert len(client.object_store_credentials.list()) == 1
 
 
 def test_a_replacing_change_is_refused_while_adopt_stays(
-    make_stack: Callable[..., Stack], api: Client
+    make_stack: Callable[..., Stack], client: Client
 ) -> None:
-    existing = api.networks.create(label="legacy", cidr_v4="10.93.0.0/24")
+    existing = client.networks.create(label="legacy", cidr_v4="10.93.0.0/24")
     cidr = "10.93.0.0/24"
 
     def program() -> None:
@@ -155,31 +155,31 @@ def test_a_replacing_change_is_refused_while_adopt_stays(
     cidr = "10.94.0.0/24"
     message = failure(stack)
     assert "declared with adopt, and changing cidr_v4 replaces it" in message
-    assert own_networks(api) == [existing.id]
-    assert api.networks.get(existing.id).cidr == "10.93.0.0/24"
+    assert own_networks(client) == [existing.id]
+    assert client.networks.get(existing.id).cidr == "10.93.0.0/24"
 
 
 def test_each_resource_is_adopted_unchanged_then_managed(
-    make_stack: Callable[..., Stack], api: Client, fresh_emulator: Emulator
+    make_stack: Callable[..., Stack], client: Client, fresh_emulator: Emulator
 ) -> None:
     """The six kinds the tests above adopt only partly: each taken over, then destroyed."""
-    network = api.networks.create(label="estate", cidr_v4="10.97.0.0/24")
-    firewall = api.firewalls.create(name="estate-fw", network_id=network.id)
-    rule = api.firewall_rules.create(
+    network = client.networks.create(label="estate", cidr_v4="10.97.0.0/24")
+    firewall = client.firewalls.create(name="estate-fw", network_id=network.id)
+    rule = client.firewall_rules.create(
         firewall.id, protocol="tcp", start_port=8443, cidr=["10.0.0.0/8"], label="estate"
     )
     backend = {"ip": "10.97.0.5", "protocol": "TCP", "source_port": 443, "target_port": 8443}
-    balancer = api.load_balancers.create(
+    balancer = client.load_balancers.create(
         name="estate-lb", network_id=network.id, backends=[backend]
     )
-    address = api.reserved_ips.create(name="estate-ip")
-    api.reserved_ips.assign(address.id, balancer.id)
-    store = api.object_stores.create(name="estate-store", size=40)
+    address = client.reserved_ips.create(name="estate-ip")
+    client.reserved_ips.assign(address.id, balancer.id)
+    store = client.object_stores.create(name="estate-store", size=40)
     # Ready, as a store found in the estate is: a store still creating cannot be counted, so
     # its destroy below would be refused (force_destroy is not set).
     fresh_emulator.advance_clock(5.0)
-    webhook = api.webhooks.create(url="https://hooks.example.com/estate", events=["ip.updated"])
-    secret = api.webhooks.get(webhook.id).secret
+    webhook = client.webhooks.create(url="https://hooks.example.com/estate", events=["ip.updated"])
+    secret = client.webhooks.get(webhook.id).secret
 
     def program() -> None:
         alto.Firewall.adopt(
@@ -228,12 +228,12 @@ def test_each_resource_is_adopted_unchanged_then_managed(
     assert set(adopted.operations.values()) == {"create"}
     assert adopted.outputs["secret"].secret and adopted.outputs["secret"].value == secret
     # Nothing was made on the way, and nothing changes on the next up.
-    assert len(api.firewall_rules.list(firewall.id)) == 4  # the three default rules and https
-    assert [b.id for b in api.load_balancers.list()] == [balancer.id]
-    assert len(api.object_store_credentials.list()) == 1  # the store's owner
+    assert len(client.firewall_rules.list(firewall.id)) == 4  # the three default rules and https
+    assert [b.id for b in client.load_balancers.list()] == [balancer.id]
+    assert len(client.object_store_credentials.list()) == 1  # the store's owner
     assert stack.up().changed() == {}
 
     stack.destroy()
-    assert api.firewalls.list() == [] and api.load_balancers.list() == []
-    assert api.reserved_ips.list() == [] and api.object_stores.list() == []
-    assert api.webhooks.list() == []
+    assert client.firewalls.list() == [] and client.load_balancers.list() == []
+    assert client.reserved_ips.list() == [] and client.object_stores.list() == []
+    assert client.webhooks.list() == []

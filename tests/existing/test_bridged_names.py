@@ -15,7 +15,7 @@ SECRET = "abcdefghijklmnopqrstuvwxyz0123456789ABCD"
 
 
 def test_a_credentials_secret_given_as_secret_access_key(
-    make_stack: Callable[..., Stack], api: Client
+    make_stack: Callable[..., Stack], client: Client
 ) -> None:
     def program() -> None:
         alto.ObjectStoreCredential(
@@ -26,7 +26,7 @@ def test_a_credentials_secret_given_as_secret_access_key(
         )
 
     make_stack(program).up()
-    (credential,) = api.object_store_credentials.list()
+    (credential,) = client.object_store_credentials.list()
     assert (credential.access_key_id, credential.secret_access_key) == ("my-access-key", SECRET)
 
 

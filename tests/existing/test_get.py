@@ -6,12 +6,12 @@ from collections.abc import Callable
 
 import pulumi
 import pytest
-from account import leftovers
 
 import altostratus as alto
 from altostratus.client import Client
 from altostratus.emulator import Emulator
 from altostratus.testing import DeploymentFailed, Stack
+from tests.support.account import leftovers
 
 BACKEND = {"ip": "10.70.0.10", "protocol": "TCP", "source_port": 80, "target_port": 8080}
 
@@ -43,9 +43,9 @@ def made_elsewhere(api: Client) -> dict[str, str]:
 
 
 def test_get_reads_each_resource_without_managing_it(
-    make_stack: Callable[..., Stack], api: Client, fresh_emulator: Emulator
+    make_stack: Callable[..., Stack], client: Client, fresh_emulator: Emulator
 ) -> None:
-    ids = made_elsewhere(api)
+    ids = made_elsewhere(client)
     before = leftovers(fresh_emulator)
 
     def program() -> None:
@@ -80,13 +80,13 @@ def test_get_reads_each_resource_without_managing_it(
     assert outputs["ports"].value == "22"
     assert [b["ip"] for b in outputs["backends"].value] == ["10.70.0.10"]
     assert outputs["address_region"].value == "FRA1"
-    endpoint = api.object_stores.get(ids["store"]).objectstore_endpoint
+    endpoint = client.object_stores.get(ids["store"]).objectstore_endpoint
     assert endpoint and endpoint.endswith("/" + outputs["bucket"].value)
     secrets = ("store_secret", "credential_secret", "webhook_secret")
     for name in secrets:
         assert outputs[name].secret and outputs[name].value, name
-    assert outputs["webhook_secret"].value == api.webhooks.get(ids["webhook"]).secret
-    credential = api.object_store_credentials.get(ids["credential"])
+    assert outputs["webhook_secret"].value == client.webhooks.get(ids["webhook"]).secret
+    credential = client.object_store_credentials.get(ids["credential"])
     assert outputs["credential_secret"].value == credential.secret_access_key_id
     assert "secret_access_key" in result.resources["ObjectStoreCredential:shared"].secret_outputs
     assert result.resources["Network:shared"].id == ids["network"]
@@ -97,7 +97,7 @@ def test_get_reads_each_resource_without_managing_it(
     stack.destroy()
     # Only what the stack made is gone; what it read is left alone.
     assert leftovers(fresh_emulator) == before
-    assert {rule.label for rule in api.firewall_rules.list(ids["firewall"])} == {"ssh"}
+    assert {rule.label for rule in client.firewall_rules.list(ids["firewall"])} == {"ssh"}
 
 
 def test_get_finds_nothing_with_an_unknown_id(make_stack: Callable[..., Stack]) -> None:

@@ -8,12 +8,12 @@ from typing import Any
 
 import pulumi
 import pytest
-from answer_shapes import shaping_proxy
 
 import altostratus as alto
 from altostratus.client import Client
 from altostratus.emulator import Emulator
 from altostratus.testing import DeploymentFailed, Stack
+from tests.support.answer_shapes import shaping_proxy
 
 BACKEND = {"ip": "10.95.0.10", "protocol": "TCP", "source_port": 80, "target_port": 8080}
 REFERENCE = "organization/platform/prod"
@@ -44,9 +44,9 @@ def made_elsewhere(api: Client) -> dict[str, Any]:
 
 
 def test_every_output_form_takes_inputs_and_keeps_secrets(
-    make_stack: Callable[..., Stack], api: Client
+    make_stack: Callable[..., Stack], client: Client
 ) -> None:
-    made = made_elsewhere(api)
+    made = made_elsewhere(client)
     names = {
         "network": "forms",
         "firewall": "forms-fw",
@@ -106,9 +106,9 @@ def test_every_output_form_takes_inputs_and_keeps_secrets(
 
 
 def test_regions_all_by_country_and_the_default(
-    make_stack: Callable[..., Stack], api: Client
+    make_stack: Callable[..., Stack], client: Client
 ) -> None:
-    served = api.regions.list()
+    served = client.regions.list()
 
     def program() -> None:
         every = alto.get_regions()
@@ -168,11 +168,11 @@ def test_each_lookup_names_what_it_did_not_find(make_stack: Callable[..., Stack]
 
 
 def test_several_firewalls_of_a_network_are_not_guessed(
-    make_stack: Callable[..., Stack], api: Client
+    make_stack: Callable[..., Stack], client: Client
 ) -> None:
-    network = api.networks.create(label="two-walls", cidr_v4="10.96.0.0/24")
-    first = api.firewalls.create(name="wall-a", network_id=network.id)
-    second = api.firewalls.create(name="wall-b", network_id=network.id)
+    network = client.networks.create(label="two-walls", cidr_v4="10.96.0.0/24")
+    first = client.firewalls.create(name="wall-a", network_id=network.id)
+    second = client.firewalls.create(name="wall-b", network_id=network.id)
 
     def program() -> None:
         alto.get_firewall(network_id=network.id)
@@ -185,11 +185,11 @@ def test_several_firewalls_of_a_network_are_not_guessed(
 
 
 def test_lookups_read_the_services_answer_shapes(
-    make_stack: Callable[..., Stack], api: Client, fresh_emulator: Emulator
+    make_stack: Callable[..., Stack], client: Client, fresh_emulator: Emulator
 ) -> None:
     """Firewalls without ``label`` or ``account_id``, networks without ``gateway_ipv4``, a store
     whose size is ``max_size``, a quota with other counters: each lookup reads them."""
-    made = made_elsewhere(api)
+    made = made_elsewhere(client)
 
     def program() -> None:
         network = alto.get_network(label="forms")
@@ -221,11 +221,11 @@ def test_lookups_read_the_services_answer_shapes(
 
 
 def test_webhooks_sharing_a_url_are_told_apart_by_their_events(
-    make_stack: Callable[..., Stack], api: Client
+    make_stack: Callable[..., Stack], client: Client
 ) -> None:
     url = "https://hooks.example.com/shared"
-    networks = api.webhooks.create(url=url, events=["network.created", "network.deleted"])
-    addresses = api.webhooks.create(url=url, events=["ip.created"])
+    networks = client.webhooks.create(url=url, events=["network.created", "network.deleted"])
+    addresses = client.webhooks.create(url=url, events=["ip.created"])
 
     def program() -> None:
         by_events = alto.get_webhook(url=url, events=["network.deleted", "network.created"])

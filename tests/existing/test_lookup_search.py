@@ -14,11 +14,11 @@ from altostratus.testing import DeploymentFailed, Stack
 
 
 def test_a_network_by_its_generated_name_its_id_or_a_unique_part(
-    make_stack: Callable[..., Stack], api: Client
+    make_stack: Callable[..., Stack], client: Client
 ) -> None:
-    created = api.networks.create(label="production-app", cidr_v4="10.84.0.0/24")
-    generated = api.networks.get(created.id).name
-    api.networks.create(label="staging-app", cidr_v4="10.85.0.0/24")
+    created = client.networks.create(label="production-app", cidr_v4="10.84.0.0/24")
+    generated = client.networks.get(created.id).name
+    client.networks.create(label="staging-app", cidr_v4="10.85.0.0/24")
     assert generated
 
     def program() -> None:
@@ -27,7 +27,7 @@ def test_a_network_by_its_generated_name_its_id_or_a_unique_part(
         pulumi.export("by_part", alto.get_network(label="production").id)
         pulumi.export("firewall", alto.get_firewall(name="edge").name)
 
-    api.firewalls.create(name="edge-lon", create_default_rules=False)
+    client.firewalls.create(name="edge-lon", create_default_rules=False)
     outputs = make_stack(program).up().output_values()
     assert outputs["by_name"] == created.id
     assert outputs["by_id_as_label"] == "production-app"
@@ -36,10 +36,10 @@ def test_a_network_by_its_generated_name_its_id_or_a_unique_part(
 
 
 def test_a_part_of_several_records_finds_none(
-    make_stack: Callable[..., Stack], api: Client
+    make_stack: Callable[..., Stack], client: Client
 ) -> None:
-    first = api.networks.create(label="production-app", cidr_v4="10.84.0.0/24")
-    second = api.networks.create(label="staging-app", cidr_v4="10.85.0.0/24")
+    first = client.networks.create(label="production-app", cidr_v4="10.84.0.0/24")
+    second = client.networks.create(label="staging-app", cidr_v4="10.85.0.0/24")
     with pytest.raises(DeploymentFailed) as failed:
         make_stack(lambda: alto.get_network(label="app")).up()
     (message,) = failed.value.result.failures

@@ -23,11 +23,11 @@ def failure(stack: Stack) -> str:
     return message
 
 
-def test_networks_by_id_label_and_default(make_stack: Callable[..., Stack], api: Client) -> None:
-    app = api.networks.create(label="app", cidr_v4="10.80.0.0/24")
-    far = api.networks.create(label="app", cidr_v4="10.81.0.0/24", region="FRA1")
-    (default,) = [n for n in api.networks.list() if n.default]
-    (far_default,) = [n for n in api.networks.list(region="FRA1") if n.default]
+def test_networks_by_id_label_and_default(make_stack: Callable[..., Stack], client: Client) -> None:
+    app = client.networks.create(label="app", cidr_v4="10.80.0.0/24")
+    far = client.networks.create(label="app", cidr_v4="10.81.0.0/24", region="FRA1")
+    (default,) = [n for n in client.networks.list() if n.default]
+    (far_default,) = [n for n in client.networks.list(region="FRA1") if n.default]
 
     def program() -> None:
         by_label = alto.get_network(label="app")
@@ -47,10 +47,10 @@ def test_networks_by_id_label_and_default(make_stack: Callable[..., Stack], api:
 
 
 def test_no_match_and_several_matches_are_clear_errors(
-    make_stack: Callable[..., Stack], api: Client
+    make_stack: Callable[..., Stack], client: Client
 ) -> None:
-    first = api.networks.create(label="twin", cidr_v4="10.82.0.0/24")
-    second = api.networks.create(label="twin", cidr_v4="10.83.0.0/24")
+    first = client.networks.create(label="twin", cidr_v4="10.82.0.0/24")
+    second = client.networks.create(label="twin", cidr_v4="10.83.0.0/24")
 
     message = failure(make_stack(lambda: alto.get_network(label="twin")))
     assert "NoSingleMatchError: 2 records match: network label='twin' in LON1" in message
@@ -71,16 +71,16 @@ def test_no_match_and_several_matches_are_clear_errors(
 
 
 def test_firewalls_balancers_and_addresses_by_their_keys(
-    make_stack: Callable[..., Stack], api: Client
+    make_stack: Callable[..., Stack], client: Client
 ) -> None:
-    network = api.networks.create(label="web", cidr_v4="10.84.0.0/24")
-    firewall = api.firewalls.create(name="edge", network_id=network.id)
-    balancer = api.load_balancers.create(
+    network = client.networks.create(label="web", cidr_v4="10.84.0.0/24")
+    firewall = client.firewalls.create(name="edge", network_id=network.id)
+    balancer = client.load_balancers.create(
         name="web", network_id=network.id, backends=[BACKEND], firewall_id=firewall.id
     )
-    address = api.reserved_ips.create(name="web-ip")
-    api.reserved_ips.assign(address.id, balancer.id)
-    ip = api.reserved_ips.get(address.id).ip
+    address = client.reserved_ips.create(name="web-ip")
+    client.reserved_ips.assign(address.id, balancer.id)
+    ip = client.reserved_ips.get(address.id).ip
 
     def program() -> None:
         edge = alto.get_firewall(name="edge", network_id=network.id)
@@ -100,13 +100,13 @@ def test_firewalls_balancers_and_addresses_by_their_keys(
     assert "no firewall name='edge' network_id='elsewhere' in LON1 exists" in message
 
 
-def test_secrets_come_back_as_secrets(make_stack: Callable[..., Stack], api: Client) -> None:
-    store = api.object_stores.create(name="assets", size=100)
-    credential = api.object_store_credentials.create(name="ci", max_size_gb=5)
-    webhook = api.webhooks.create(url="https://hooks.example.com/a", events=["*"])
-    twins = [api.webhooks.create(url="https://hooks.example.com/b", events=[e]) for e in EVENTS]
-    stored = {c.id: c for c in api.object_store_credentials.list()}
-    owner = (api.object_stores.get(store.id).owner_info or alto.client.ObjectStoreOwner()).name
+def test_secrets_come_back_as_secrets(make_stack: Callable[..., Stack], client: Client) -> None:
+    store = client.object_stores.create(name="assets", size=100)
+    credential = client.object_store_credentials.create(name="ci", max_size_gb=5)
+    webhook = client.webhooks.create(url="https://hooks.example.com/a", events=["*"])
+    twins = [client.webhooks.create(url="https://hooks.example.com/b", events=[e]) for e in EVENTS]
+    stored = {c.id: c for c in client.object_store_credentials.list()}
+    owner = (client.object_stores.get(store.id).owner_info or alto.client.ObjectStoreOwner()).name
 
     def program() -> None:
         assets = alto.get_object_store(name="assets")
@@ -128,16 +128,16 @@ def test_secrets_come_back_as_secrets(make_stack: Callable[..., Stack], api: Cli
     assert owner and outputs["store_key"].value in {c.secret_access_key_id for c in stored.values()}
     assert outputs["hook"].value == webhook.id and not outputs["hook"].secret
     assert outputs["hook_secret"].secret
-    assert outputs["hook_secret"].value == api.webhooks.get(webhook.id).secret
+    assert outputs["hook_secret"].value == client.webhooks.get(webhook.id).secret
 
     message = failure(make_stack(lambda: alto.get_webhook(url="https://hooks.example.com/b")))
     assert "2 records match: webhook url='https://hooks.example.com/b'" in message
     assert all(twin.id in message for twin in twins)
 
 
-def test_quota_reads_the_accounts_limits(make_stack: Callable[..., Stack], api: Client) -> None:
-    api.networks.create(label="counted", cidr_v4="10.86.0.0/24")
-    quota = api.quota.get()
+def test_quota_reads_the_accounts_limits(make_stack: Callable[..., Stack], client: Client) -> None:
+    client.networks.create(label="counted", cidr_v4="10.86.0.0/24")
+    quota = client.quota.get()
 
     def program() -> None:
         now = alto.get_quota()
@@ -151,9 +151,9 @@ def test_quota_reads_the_accounts_limits(make_stack: Callable[..., Stack], api: 
 
 
 def test_lookups_read_the_programs_configuration(
-    make_stack: Callable[..., Stack], api: Client
+    make_stack: Callable[..., Stack], client: Client
 ) -> None:
-    (far_default,) = [n for n in api.networks.list(region="FRA1") if n.default]
+    (far_default,) = [n for n in client.networks.list(region="FRA1") if n.default]
 
     def program() -> None:
         pulumi.export("default", alto.get_network(default=True).id)
@@ -181,16 +181,18 @@ def test_an_unknown_input_defers_the_lookup_in_a_preview(
     stack.destroy()
 
 
-def test_every_lookup_by_id_and_by_each_key(make_stack: Callable[..., Stack], api: Client) -> None:
-    network = api.networks.create(label="keys", cidr_v4="10.88.0.0/24")
-    firewall = api.firewalls.create(name="keys-fw", network_id=network.id)
-    balancer = api.load_balancers.create(
+def test_every_lookup_by_id_and_by_each_key(
+    make_stack: Callable[..., Stack], client: Client
+) -> None:
+    network = client.networks.create(label="keys", cidr_v4="10.88.0.0/24")
+    firewall = client.firewalls.create(name="keys-fw", network_id=network.id)
+    balancer = client.load_balancers.create(
         name="keys-lb", network_id=network.id, backends=[BACKEND], firewall_id=firewall.id
     )
-    address = api.reserved_ips.create(name="keys-ip")
-    store = api.object_stores.create(name="keys-store", size=10)
-    credential = api.object_store_credentials.create(name="keys-ci")
-    webhook = api.webhooks.create(url="https://hooks.example.com/keys")
+    address = client.reserved_ips.create(name="keys-ip")
+    store = client.object_stores.create(name="keys-store", size=10)
+    credential = client.object_store_credentials.create(name="keys-ci")
+    webhook = client.webhooks.create(url="https://hooks.example.com/keys")
     expected = {
         "network": network.id,
         "firewall": firewall.id,

@@ -65,32 +65,32 @@ def adopts_everything_and_changes_nothing(
 def test_the_program_adopts_every_record_and_a_second_up_is_all_same(
     fixture: str,
     make_stack: Callable[..., Stack],
-    api: Client,
+    client: Client,
     fresh_emulator: Emulator,
     tmp_path: Path,
 ) -> None:
-    migration = migrated(fixture, api, tmp_path / "infra")
+    migration = migrated(fixture, client, tmp_path / "infra")
     stack = make_stack(str(tmp_path / "infra"))
-    adopts_everything_and_changes_nothing(stack, migration, api, fresh_emulator)
+    adopts_everything_and_changes_nothing(stack, migration, client, fresh_emulator)
 
 
 def test_once_adopted_the_resources_may_be_declared_without_adopt(
-    make_stack: Callable[..., Stack], api: Client, tmp_path: Path
+    make_stack: Callable[..., Stack], client: Client, tmp_path: Path
 ) -> None:
     """The guide's last step: each ``alto.X.adopt(name, id, args)`` becomes ``alto.X(name,
     args)``, and nothing changes."""
-    migrated("terraform-show.json", api, tmp_path / "infra")
+    migrated("terraform-show.json", client, tmp_path / "infra")
     stack = make_stack(str(tmp_path / "infra"))
     stack.up()
     program = tmp_path / "infra" / "__main__.py"
     usual = re.sub(r'\.adopt\(\n(    "[^"\n]*",\n)    "[^"\n]*",\n', r"(\n\1", program.read_text())
     assert ".adopt(" not in usual and usual.count("alto.Network(") == 2
     program.write_text(usual)
-    before = inventory(api)
+    before = inventory(client)
     declared = stack.up()
     assert set(declared.operations.values()) == {"same"}
     assert not [key for key, r in declared.resources.items() if "__adopt_id" in r.inputs]
-    assert inventory(api) == before
+    assert inventory(client) == before
 
 
 @pytest.mark.real_engine
@@ -99,13 +99,13 @@ def test_once_adopted_the_resources_may_be_declared_without_adopt(
 def test_the_real_engine_adopts_every_record_and_a_second_up_is_all_same(
     fixture: str,
     make_stack: Callable[..., Stack],
-    api: Client,
+    client: Client,
     fresh_emulator: Emulator,
     tmp_path: Path,
 ) -> None:
-    migration = migrated(fixture, api, tmp_path / "infra")
+    migration = migrated(fixture, client, tmp_path / "infra")
     stack = make_stack(str(tmp_path / "infra"), engine="pulumi")
-    adopts_everything_and_changes_nothing(stack, migration, api, fresh_emulator)
+    adopts_everything_and_changes_nothing(stack, migration, client, fresh_emulator)
 
 
 def resource_of(document: dict[str, Any], label: str) -> dict[str, Any]:
@@ -156,13 +156,13 @@ def test_an_input_that_disagrees_with_its_record_fails_the_adoption_in_one_line(
     resource: str,
     message: str,
     make_stack: Callable[..., Stack],
-    api: Client,
+    client: Client,
     fresh_emulator: Emulator,
     tmp_path: Path,
 ) -> None:
-    migration = migrated(fixture, api, tmp_path / "infra", edit)
+    migration = migrated(fixture, client, tmp_path / "infra", edit)
     stack = make_stack(str(tmp_path / "infra"))
-    before = inventory(api)
+    before = inventory(client)
     forget_requests(fresh_emulator)
     with pytest.raises(DeploymentFailed) as failed:
         stack.up()
@@ -170,4 +170,4 @@ def test_an_input_that_disagrees_with_its_record_fails_the_adoption_in_one_line(
     assert (failure.op, f"{failure.type.rsplit(':', 1)[-1]}:{failure.name}") == ("create", resource)
     assert failure.message.endswith(": " + message.format(id=expected_ids(migration)[resource]))
     assert "\n" not in failure.message
-    assert inventory(api) == before and changing_requests(fresh_emulator) == []
+    assert inventory(client) == before and changing_requests(fresh_emulator) == []

@@ -20,7 +20,7 @@ FIXTURES = ("terraform-show.json", "pulumi-stack-export.json")
 
 
 @pytest.fixture(scope="module")
-def programs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def migrated_programs(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Each fixture's program, as ``<fixture>.py`` (each is a ``__main__`` of its own)."""
     folder = tmp_path_factory.mktemp("migrated")
     for fixture in FIXTURES:
@@ -35,20 +35,20 @@ def run(command: list[str], folder: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(command, cwd=folder, capture_output=True, text=True, timeout=600)
 
 
-def test_the_programs_type_check_under_mypy_strict(programs: Path) -> None:
+def test_the_programs_type_check_under_mypy_strict(migrated_programs: Path) -> None:
     checkout = hashlib.sha256(str(ROOT).encode()).hexdigest()[:12]
-    (programs / "mypy.ini").write_text("[mypy]\nstrict = True\n", encoding="utf-8")
+    (migrated_programs / "mypy.ini").write_text("[mypy]\nstrict = True\n", encoding="utf-8")
     cache = Path(tempfile.gettempdir()) / f"altostratus-mypy-{checkout}"
-    files = sorted(path.name for path in programs.glob("*.py"))
+    files = sorted(path.name for path in migrated_programs.glob("*.py"))
     mypy = [sys.executable, "-m", "mypy", "--config-file", "mypy.ini", "--cache-dir", str(cache)]
-    answer = run([*mypy, *files], programs)
+    answer = run([*mypy, *files], migrated_programs)
     assert answer.returncode == 0, answer.stdout + answer.stderr
     assert f"no issues found in {len(FIXTURES)} source files" in answer.stdout
 
 
-def test_the_programs_pass_ruffs_lint_and_format(programs: Path) -> None:
+def test_the_programs_pass_ruffs_lint_and_format(migrated_programs: Path) -> None:
     ruff = [sys.executable, "-m", "ruff"]
-    lint = run([*ruff, "check", "--isolated", "."], programs)
+    lint = run([*ruff, "check", "--isolated", "."], migrated_programs)
     assert lint.returncode == 0, lint.stdout
-    formatted = run([*ruff, "format", "--isolated", "--check", "."], programs)
+    formatted = run([*ruff, "format", "--isolated", "--check", "."], migrated_programs)
     assert formatted.returncode == 0, formatted.stdout

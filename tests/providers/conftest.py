@@ -2,25 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from engine import Engine, ProviderProcess
 from pulumi.dynamic import Config, ConfigureRequest
 
 from altostratus.client import Client
 from altostratus.emulator import Emulator
 from altostratus.providers._base import Provider
 from altostratus.providers.network import NetworkProvider
-
-
-def stack_config(emulator: Emulator, **extra: str) -> dict[str, str]:
-    return {
-        "altostratus:apiKey": emulator.api_key,
-        "altostratus:apiUrl": emulator.api_url,
-        **extra,
-    }
+from tests.support.provider_config import stack_config
 
 
 def configure(provider: Provider, config: dict[str, str]) -> Provider:
@@ -28,20 +20,24 @@ def configure(provider: Provider, config: dict[str, str]) -> Provider:
     return provider
 
 
-@pytest.fixture(scope="module")
-def engine(emulator: Emulator) -> Iterator[Engine]:
-    """A provider process, configured as the engine configures it, for the test module."""
-    process = ProviderProcess(stack_config(emulator))
-    yield Engine(process)
-    process.close()
+@pytest.fixture
+def configured_client(client: Client, fresh_emulator: Emulator) -> Client:
+    """``client``, with this process's providers configured for the same freshly reset emulator
+    (as the engine configures its provider process), for tests that call them in process."""
+    configure(NetworkProvider(), stack_config(fresh_emulator))
+    return client
 
 
 @pytest.fixture
-def api(fresh_emulator: Emulator) -> Iterator[Client]:
-    """A reset emulator, the providers configured for it, and a client to act outside Pulumi."""
-    configure(NetworkProvider(), stack_config(fresh_emulator))
-    with Client(api_key=fresh_emulator.api_key, api_url=fresh_emulator.api_url) as client:
-        yield client
+def removal_takes(fresh_emulator: Emulator) -> Iterator[Callable[[float], None]]:
+    """Sets the emulator's ``delete_seconds`` for the test."""
+    settings = fresh_emulator.state.settings
+
+    def set_seconds(seconds: float) -> None:
+        settings.delete_seconds = seconds
+
+    yield set_seconds
+    settings.delete_seconds = 0.0
 
 
 def create(provider: Provider, news: dict[str, Any]) -> tuple[str, dict[str, Any], dict[str, Any]]:

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import inspect
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -14,11 +12,7 @@ import pytest
 from altostratus.providers._resource import AltostratusResource
 from altostratus.providers.load_balancer import LoadBalancerBackendArgs, LoadBalancerBackendArgsDict
 from altostratus.providers.network import Network, NetworkArgs
-
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))  # the development tools live beside the package, not in it
-_codegen = importlib.import_module("tools.codegen")
+from tools import codegen as _codegen
 
 
 def test_the_generated_code_is_current() -> None:

@@ -5,36 +5,36 @@ state keeps the value the firewall was made with."""
 from __future__ import annotations
 
 import pytest
-from engine import Engine
 
 import altostratus as alto
 from altostratus.client import Client
 from altostratus.emulator import Emulator
 from altostratus.providers.firewall import FirewallProvider
 from altostratus.testing import Stack
+from tests.support.engine import Engine
 
 from .scenarios import BACKEND
 
 
 def test_a_change_shows_no_difference_and_keeps_the_created_value(
-    api: Client, engine: Engine
+    configured_client: Client, provider_engine: Engine
 ) -> None:
-    network = api.networks.create(label="app", cidr_v4="10.72.0.0/24")
+    network = configured_client.networks.create(label="app", cidr_v4="10.72.0.0/24")
     inputs = {"network_id": network.id, "create_default_rules": False}
-    made = engine.up(FirewallProvider(), "fw", inputs, None)
+    made = provider_engine.up(FirewallProvider(), "fw", inputs, None)
 
-    flipped = engine.up(
+    flipped = provider_engine.up(
         FirewallProvider(), "fw", {**inputs, "create_default_rules": True}, made.state
     )
     assert flipped.operation == "same"
     assert flipped.diff is not None and flipped.diff.replaces == []
-    assert api.firewall_rules.list(made.state.id) == []
+    assert configured_client.firewall_rules.list(made.state.id) == []
 
     renamed = {**inputs, "create_default_rules": True, "name": "edge"}
-    updated = engine.up(FirewallProvider(), "fw", renamed, made.state)
+    updated = provider_engine.up(FirewallProvider(), "fw", renamed, made.state)
     assert updated.operation == "update"
     assert updated.state.outputs["create_default_rules"] is False
-    assert api.firewalls.get(made.state.id).name == "edge"
+    assert configured_client.firewalls.get(made.state.id).name == "edge"
 
 
 @pytest.mark.parametrize("first", [True, False])

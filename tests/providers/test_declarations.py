@@ -11,11 +11,11 @@ from typing import Any
 from unittest.mock import MagicMock
 
 import pytest
-from doc_pages import section, table
 
 import altostratus.providers as resources
 from altostratus.client import Client
 from altostratus.providers._resource import AltostratusResource
+from tests.support.doc_pages import section, table
 
 RESOURCES: dict[str, type[AltostratusResource[Any]]] = {
     name: value

@@ -7,11 +7,11 @@ from typing import Any
 
 import grpc
 import pytest
-from engine import Engine
 
 from altostratus.client import Client
 from altostratus.emulator import Emulator
 from altostratus.providers.firewall import FirewallProvider
+from tests.support.engine import Engine
 
 from .scenarios import dependencies
 
@@ -34,13 +34,13 @@ def _live(api: Client, firewall_id: str) -> dict[str, tuple[str, str, str, str]]
 
 
 def test_inline_rules_are_made_with_the_firewall_and_their_ids_are_outputs(
-    api: Client, engine: Engine
+    configured_client: Client, provider_engine: Engine
 ) -> None:
-    deps = dependencies(api, ("network_id",))
+    deps = dependencies(configured_client, ("network_id",))
     inputs = _inputs(deps["network_id"], ingress_rules=[SSH, WEB], egress_rules=[OUT])
-    created = engine.up(FirewallProvider(), "edge", inputs, None)
+    created = provider_engine.up(FirewallProvider(), "edge", inputs, None)
     outs = created.state.outputs
-    live = _live(api, created.state.id)
+    live = _live(configured_client, created.state.id)
     assert sorted(live.values()) == [
         ("egress", "udp", "53", "dns"),
         ("ingress", "tcp", "22", "ssh"),
@@ -58,20 +58,22 @@ def test_inline_rules_are_made_with_the_firewall_and_their_ids_are_outputs(
         "action": "allow",
     }
     reordered = {**inputs, "ingress_rules": [WEB, SSH]}
-    assert engine.up(FirewallProvider(), "edge", reordered, created.state).operation == "same"
+    assert (
+        provider_engine.up(FirewallProvider(), "edge", reordered, created.state).operation == "same"
+    )
 
 
 def test_changed_inline_rules_update_in_place_keeping_the_unchanged_ones(
-    api: Client, engine: Engine, fresh_emulator: Emulator
+    configured_client: Client, provider_engine: Engine, fresh_emulator: Emulator
 ) -> None:
-    deps = dependencies(api, ("network_id",))
-    created = engine.up(
+    deps = dependencies(configured_client, ("network_id",))
+    created = provider_engine.up(
         FirewallProvider(), "edge", _inputs(deps["network_id"], ingress_rules=[SSH, WEB]), None
     )
     ssh_id = next(r["id"] for r in created.state.outputs["ingress_rules"] if r["label"] == "ssh")
     changed = _inputs(deps["network_id"], ingress_rules=[SSH, PING], egress_rules=[OUT])
     fresh_emulator.clear_requests()
-    updated = engine.up(FirewallProvider(), "edge", changed, created.state)
+    updated = provider_engine.up(FirewallProvider(), "edge", changed, created.state)
     assert updated.operation == "update" and updated.state.id == created.state.id
     writes = [
         (e["method"], e["path"].rsplit("/", 1)[-1] == "rules")
@@ -79,7 +81,7 @@ def test_changed_inline_rules_update_in_place_keeping_the_unchanged_ones(
         if e["method"] != "GET"
     ]
     assert sorted(writes) == [("DELETE", False), ("POST", True), ("POST", True)]
-    live = _live(api, created.state.id)
+    live = _live(configured_client, created.state.id)
     assert sorted(live.values()) == [
         ("egress", "udp", "53", "dns"),
         ("ingress", "icmp", "", ""),
@@ -87,33 +89,45 @@ def test_changed_inline_rules_update_in_place_keeping_the_unchanged_ones(
     ]
     assert ssh_id in live
     assert {r["id"] for r in updated.state.outputs["ingress_rules"]} >= {ssh_id}
-    assert engine.up(FirewallProvider(), "edge", changed, updated.state).operation == "same"
+    assert (
+        provider_engine.up(FirewallProvider(), "edge", changed, updated.state).operation == "same"
+    )
     cleared = _inputs(deps["network_id"], ingress_rules=[SSH])
-    emptied = engine.up(FirewallProvider(), "edge", cleared, updated.state)
-    assert sorted(_live(api, created.state.id).values()) == [("ingress", "tcp", "22", "ssh")]
+    emptied = provider_engine.up(FirewallProvider(), "edge", cleared, updated.state)
+    assert sorted(_live(configured_client, created.state.id).values()) == [
+        ("ingress", "tcp", "22", "ssh")
+    ]
     assert emptied.state.outputs.get("egress_rules") is None
 
 
-def test_a_refresh_reports_rules_the_firewall_did_not_make(api: Client, engine: Engine) -> None:
-    deps = dependencies(api, ("network_id",))
+def test_a_refresh_reports_rules_the_firewall_did_not_make(
+    configured_client: Client, provider_engine: Engine
+) -> None:
+    deps = dependencies(configured_client, ("network_id",))
     inputs = {"name": "edge", "network_id": deps["network_id"], "ingress_rules": [SSH]}
-    created = engine.up(FirewallProvider(), "edge", inputs, None)
-    assert len(api.firewall_rules.list(created.state.id)) == 4  # the service's three, and ssh
+    created = provider_engine.up(FirewallProvider(), "edge", inputs, None)
+    assert (
+        len(configured_client.firewall_rules.list(created.state.id)) == 4
+    )  # the service's three, and ssh
     assert [r["label"] for r in created.state.outputs["ingress_rules"]] == ["ssh"]
-    assert engine.refresh(FirewallProvider(), "edge", created.state) is not None
-    outside = api.firewall_rules.create(
+    assert provider_engine.refresh(FirewallProvider(), "edge", created.state) is not None
+    outside = configured_client.firewall_rules.create(
         created.state.id, protocol="tcp", start_port="5432", label="by-hand"
     )
-    api.firewall_rules.create(created.state.id, protocol="tcp", start_port="1", direction="egress")
-    refreshed = engine.refresh(FirewallProvider(), "edge", created.state)
+    configured_client.firewall_rules.create(
+        created.state.id, protocol="tcp", start_port="1", direction="egress"
+    )
+    refreshed = provider_engine.refresh(FirewallProvider(), "edge", created.state)
     assert refreshed is not None
     reported = {r["id"]: r["label"] for r in refreshed.outputs["ingress_rules"]}
     assert reported[outside.id] == "by-hand" and len(reported) == 2
     assert refreshed.outputs.get("egress_rules") is None  # egress is not managed here
-    corrected = engine.up(FirewallProvider(), "edge", inputs, refreshed)
+    corrected = provider_engine.up(FirewallProvider(), "edge", inputs, refreshed)
     assert corrected.operation == "update"
-    assert outside.id not in _live(api, created.state.id)
-    assert len(api.firewall_rules.list(created.state.id)) == 5  # defaults, ssh, the egress one
+    assert outside.id not in _live(configured_client, created.state.id)
+    assert (
+        len(configured_client.firewall_rules.list(created.state.id)) == 5
+    )  # defaults, ssh, the egress one
 
 
 @pytest.mark.parametrize(
@@ -148,31 +162,31 @@ def test_the_bridged_providers_block_names_are_taken() -> None:
 
 
 def test_a_create_whose_rules_are_refused_leaves_no_firewall(
-    api: Client, engine: Engine, fresh_emulator: Emulator
+    configured_client: Client, provider_engine: Engine, fresh_emulator: Emulator
 ) -> None:
-    deps = dependencies(api, ("network_id",))
+    deps = dependencies(configured_client, ("network_id",))
     fresh_emulator.set_quota(security_group_rule=1)
     inputs = _inputs(deps["network_id"], ingress_rules=[SSH, WEB])
     with pytest.raises(grpc.RpcError) as raised:
-        engine.up(FirewallProvider(), "edge", inputs, None)
+        provider_engine.up(FirewallProvider(), "edge", inputs, None)
     details = raised.value.details() or ""
     assert "403 quota_limit_reached" in details and "was deleted" in details
-    assert api.firewalls.list() == []
+    assert configured_client.firewalls.list() == []
 
 
 def test_a_rule_deleted_by_hand_is_made_again_and_a_stray_one_of_its_shape_taken(
-    api: Client, engine: Engine
+    configured_client: Client, provider_engine: Engine
 ) -> None:
-    deps = dependencies(api, ("network_id",))
-    created = engine.up(
+    deps = dependencies(configured_client, ("network_id",))
+    created = provider_engine.up(
         FirewallProvider(), "edge", _inputs(deps["network_id"], ingress_rules=[SSH, WEB]), None
     )
     ssh_id = next(r["id"] for r in created.state.outputs["ingress_rules"] if r["label"] == "ssh")
-    api.firewall_rules.delete(created.state.id, ssh_id)
-    stray = api.firewall_rules.create(created.state.id, **PING, direction="ingress")
+    configured_client.firewall_rules.delete(created.state.id, ssh_id)
+    stray = configured_client.firewall_rules.create(created.state.id, **PING, direction="ingress")
     changed = _inputs(deps["network_id"], ingress_rules=[SSH, WEB, PING])
-    updated = engine.up(FirewallProvider(), "edge", changed, created.state)
-    live = _live(api, created.state.id)
+    updated = provider_engine.up(FirewallProvider(), "edge", changed, created.state)
+    live = _live(configured_client, created.state.id)
     assert sorted(live.values()) == [
         ("ingress", "icmp", "", ""),
         ("ingress", "tcp", "22", "ssh"),

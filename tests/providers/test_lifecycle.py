@@ -14,9 +14,9 @@ from .scenarios import IDS, SCENARIOS, Scenario, assert_filled, dependencies
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=IDS)
-def test_whole_lifecycle(api: Client, scenario: Scenario) -> None:
+def test_whole_lifecycle(configured_client: Client, scenario: Scenario) -> None:
     provider = scenario.provider
-    deps = dependencies(api, scenario.needs)
+    deps = dependencies(configured_client, scenario.needs)
     news: dict[str, Any] = {**scenario.inputs(deps), "__name_prefix": scenario.name}
     id_, outs, old_inputs = create(provider, news)
     assert_filled(outs, scenario.checks)
@@ -39,7 +39,7 @@ def test_whole_lifecycle(api: Client, scenario: Scenario) -> None:
     assert provider.diff(id_, live.outs, checked.inputs).changes is False
 
     # a change outside Pulumi shows on refresh
-    scenario.outside(api, id_, live.outs)
+    scenario.outside(configured_client, id_, live.outs)
     refreshed = provider.read(id_, live.outs)
     key, value = scenario.drifted
     assert refreshed.outs is not None and refreshed.outs[key] == value
@@ -54,9 +54,9 @@ def test_whole_lifecycle(api: Client, scenario: Scenario) -> None:
 
 
 @pytest.mark.parametrize("scenario", [s for s in SCENARIOS if s.replace], ids=lambda s: s.name)
-def test_replacement_is_listed(api: Client, scenario: Scenario) -> None:
+def test_replacement_is_listed(configured_client: Client, scenario: Scenario) -> None:
     provider = scenario.provider
-    deps = dependencies(api, scenario.needs)
+    deps = dependencies(configured_client, scenario.needs)
     news: dict[str, Any] = {**scenario.inputs(deps), "__name_prefix": scenario.name}
     id_, outs, old_inputs = create(provider, news)
     checked = provider.check(old_inputs, {**news, **scenario.replace})
@@ -67,7 +67,7 @@ def test_replacement_is_listed(api: Client, scenario: Scenario) -> None:
     provider.delete(id_, outs)
 
 
-def test_a_store_alone_is_enough_to_connect_with_boto3(api: Client) -> None:
+def test_a_store_alone_is_enough_to_connect_with_boto3(configured_client: Client) -> None:
     provider = ObjectStoreProvider()
     id_, outs, _ = create(provider, {"__name_prefix": "assets", "max_size_gb": 1})
     s3 = _s3(outs)
@@ -78,7 +78,7 @@ def test_a_store_alone_is_enough_to_connect_with_boto3(api: Client) -> None:
 
 
 def test_a_full_store_is_refused_after_one_listing_request(
-    api: Client, monkeypatch: pytest.MonkeyPatch
+    configured_client: Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A delete counts the objects only up to a bound: one S3 listing, however full the store."""
     from altostratus.client._http import HTTPClient

@@ -16,8 +16,9 @@ from altostratus.providers.load_balancer import LoadBalancerProvider
 from altostratus.providers.network import NetworkProvider
 from altostratus.providers.object_store import ObjectStoreProvider
 from altostratus.providers.webhook import WebhookProvider
+from tests.support.provider_config import stack_config
 
-from .conftest import configure, create, stack_config
+from .conftest import configure, create
 from .scenarios import BACKEND, dependencies
 
 
@@ -27,10 +28,10 @@ def _count(emulator: Emulator, method: str, fragment: str) -> int:
 
 
 def test_read_raises_on_a_server_error_instead_of_dropping_the_resource(
-    api: Client, fresh_emulator: Emulator
+    configured_client: Client, fresh_emulator: Emulator
 ) -> None:
     provider = FirewallProvider()
-    deps = dependencies(api, ("network_id",))
+    deps = dependencies(configured_client, ("network_id",))
     id_, outs, _ = create(provider, {"network_id": deps["network_id"], "__name_prefix": "fw"})
     fresh_emulator.add_fault(method="GET", path_prefix="/v2/vpc/firewalls", status=500, count=20)
     with pytest.raises(ProviderError) as raised:
@@ -40,20 +41,20 @@ def test_read_raises_on_a_server_error_instead_of_dropping_the_resource(
     assert "500" in message and fresh_emulator.api_key not in message
 
 
-def test_delete_of_a_resource_already_gone_is_done(api: Client) -> None:
+def test_delete_of_a_resource_already_gone_is_done(configured_client: Client) -> None:
     provider = WebhookProvider()
     id_, outs, _ = create(provider, {"url": "https://h.example/"})
-    api.webhooks.delete(id_)
+    configured_client.webhooks.delete(id_)
     provider.delete(id_, outs)
     assert provider.read(id_, outs).id is None
 
 
-def test_rule_of_a_deleted_firewall_reads_as_gone(api: Client) -> None:
-    deps = dependencies(api, ("firewall_id",))
+def test_rule_of_a_deleted_firewall_reads_as_gone(configured_client: Client) -> None:
+    deps = dependencies(configured_client, ("firewall_id",))
     provider = FirewallRuleProvider()
     news = {"firewall_id": deps["firewall_id"], "protocol": "icmp"}
     id_, outs, _ = create(provider, news)
-    api.firewalls.delete(deps["firewall_id"])
+    configured_client.firewalls.delete(deps["firewall_id"])
     assert provider.read(id_, outs).id is None
     provider.delete(id_, outs)
 
@@ -86,7 +87,7 @@ LOST = [
     ("provider", "news", "path", "listed"), LOST, ids=["network", "webhook", "object_store"]
 )
 def test_a_create_whose_answer_was_lost_adopts_the_resource(
-    api: Client,
+    configured_client: Client,
     fresh_emulator: Emulator,
     provider: Provider,
     news: dict[str, Any],
@@ -99,7 +100,7 @@ def test_a_create_whose_answer_was_lost_adopts_the_resource(
     )
     with caplog.at_level("INFO", logger="altostratus.providers"):
         id_, outs, _ = create(provider, news)
-    assert listed(api) == [id_]
+    assert listed(configured_client) == [id_]
     assert outs
     assert _count(fresh_emulator, "POST", path) == 1
     # The lookup is one progress line, naming the resource and the lost answer.
@@ -107,33 +108,37 @@ def test_a_create_whose_answer_was_lost_adopts_the_resource(
     assert f"{provider.kind} " in said and "answer was lost" in said, said
 
 
-def test_a_create_that_never_happened_is_sent_again(api: Client, fresh_emulator: Emulator) -> None:
-    deps = dependencies(api, ("network_id",))
+def test_a_create_that_never_happened_is_sent_again(
+    configured_client: Client, fresh_emulator: Emulator
+) -> None:
+    deps = dependencies(configured_client, ("network_id",))
     fresh_emulator.add_fault(method="POST", path_prefix="/v2/vpc/firewalls", drop_connection=True)
     id_, _, _ = create(FirewallProvider(), {"network_id": deps["network_id"]})
-    assert [f.id for f in api.firewalls.list()] == [id_]
+    assert [f.id for f in configured_client.firewalls.list()] == [id_]
     assert _count(fresh_emulator, "POST", "/firewalls") == 2
 
 
-def test_create_uses_the_fewest_requests(api: Client, fresh_emulator: Emulator) -> None:
-    deps = dependencies(api, ("firewall_id",))
+def test_create_uses_the_fewest_requests(
+    configured_client: Client, fresh_emulator: Emulator
+) -> None:
+    deps = dependencies(configured_client, ("firewall_id",))
     fresh_emulator.clear_requests()
     create(FirewallRuleProvider(), {"firewall_id": deps["firewall_id"], "protocol": "icmp"})
     create(NetworkProvider(), {"label": "x"})
     assert [e["method"] for e in fresh_emulator.requests()] == ["POST", "POST", "GET"]
 
 
-def test_load_balancer_create_waits_until_available(api: Client) -> None:
-    deps = dependencies(api, ("network_id",))
+def test_load_balancer_create_waits_until_available(configured_client: Client) -> None:
+    deps = dependencies(configured_client, ("network_id",))
     news = {"network_id": deps["network_id"], "backends": [BACKEND]}
     _, outs, _ = create(LoadBalancerProvider(), news)
     assert outs["state"] == "available" and outs["public_ip"] and outs["private_ip"]
 
 
 def test_several_lookalikes_after_a_lost_answer_are_not_guessed(
-    api: Client, fresh_emulator: Emulator
+    configured_client: Client, fresh_emulator: Emulator
 ) -> None:
-    api.webhooks.create(url="https://same.example/", events=["*"])
+    configured_client.webhooks.create(url="https://same.example/", events=["*"])
     fresh_emulator.add_fault(
         method="POST", path_prefix="/v2/webhooks", drop_connection=True, after_apply=True
     )
@@ -142,13 +147,13 @@ def test_several_lookalikes_after_a_lost_answer_are_not_guessed(
 
 
 def test_readiness_wait_is_bounded_by_the_stack_config(
-    api: Client, fresh_emulator: Emulator
+    configured_client: Client, fresh_emulator: Emulator
 ) -> None:
     provider = configure(
         LoadBalancerProvider(),
         stack_config(fresh_emulator, **{"altostratus:waitTimeoutSeconds": "0.05"}),
     )
-    deps = dependencies(api, ("network_id",))
+    deps = dependencies(configured_client, ("network_id",))
     checked = provider.check({}, {"network_id": deps["network_id"], "backends": [BACKEND]})
     # The balancer's provisioning runs at a thousandth of real time, so however slowly this
     # machine answers, it cannot be ready before the 0.05 s wait runs out.
@@ -161,17 +166,17 @@ def test_readiness_wait_is_bounded_by_the_stack_config(
     finally:
         fresh_emulator.clock.time_scale = 1.0
     assert "was deleted" in str(e.value)
-    assert api.load_balancers.list() == []
+    assert configured_client.load_balancers.list() == []
 
 
 def test_the_request_timeout_comes_from_the_stack_config(
-    api: Client, fresh_emulator: Emulator
+    configured_client: Client, fresh_emulator: Emulator
 ) -> None:
     provider = configure(
         NetworkProvider(),
         stack_config(fresh_emulator, **{"altostratus:requestTimeoutSeconds": "0.3"}),
     )
-    network = api.networks.create(label="slow")
+    network = configured_client.networks.create(label="slow")
     path = f"/v2/vpc/networks/{network.id}"
     fresh_emulator.add_fault(method="GET", path_prefix=path, delay_seconds=1.0)
     result = provider.read(network.id, {"label": "slow", "region": "LON1"})
@@ -179,7 +184,9 @@ def test_the_request_timeout_comes_from_the_stack_config(
     assert _count(fresh_emulator, "GET", path) == 2  # the slow answer was given up on, then retried
 
 
-def test_a_bad_request_timeout_is_one_clear_error(api: Client, fresh_emulator: Emulator) -> None:
+def test_a_bad_request_timeout_is_one_clear_error(
+    configured_client: Client, fresh_emulator: Emulator
+) -> None:
     provider = configure(
         NetworkProvider(),
         stack_config(fresh_emulator, **{"altostratus:requestTimeoutSeconds": "soon"}),
@@ -189,18 +196,18 @@ def test_a_bad_request_timeout_is_one_clear_error(api: Client, fresh_emulator: E
 
 
 def test_an_answer_over_the_configured_size_fails_naming_its_size(
-    api: Client, fresh_emulator: Emulator
+    configured_client: Client, fresh_emulator: Emulator
 ) -> None:
     provider = configure(
         NetworkProvider(), stack_config(fresh_emulator, **{"altostratus:maxAnswerBytes": "64"})
     )
-    network = api.networks.create(label="large")
+    network = configured_client.networks.create(label="large")
     with pytest.raises(ProviderError, match=r"answer_too_large: the answer is \d+ bytes, more"):
         provider.read(network.id, {"label": "large", "region": "LON1"})
 
 
 def test_the_retries_of_a_call_last_no_longer_than_the_wait_timeout(
-    api: Client, fresh_emulator: Emulator
+    configured_client: Client, fresh_emulator: Emulator
 ) -> None:
     """A 503 asking to come back in 2 s is not waited for when the provider waits 1 s at most
     (with the client's own budget, 60 s, it would be retried four times)."""
@@ -208,7 +215,7 @@ def test_the_retries_of_a_call_last_no_longer_than_the_wait_timeout(
         NetworkProvider(),
         stack_config(fresh_emulator, **{"altostratus:waitTimeoutSeconds": "1"}),
     )
-    network = api.networks.create(label="busy")
+    network = configured_client.networks.create(label="busy")
     path = f"/v2/vpc/networks/{network.id}"
     fresh_emulator.add_fault(
         method="GET", path_prefix=path, status=503, retry_after_seconds=2, count=5

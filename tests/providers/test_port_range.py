@@ -5,12 +5,12 @@ same ports, the same as ``start_port``/``end_port`` to a diff, and refused besid
 from __future__ import annotations
 
 import pytest
-from engine import Engine
 
 from altostratus.client import Client
 from altostratus.providers.firewall import FirewallProvider
 from altostratus.providers.firewall_rule import FirewallRuleProvider
 from altostratus.testing._process import CheckFailed
+from tests.support.engine import Engine
 
 
 def _firewall(api: Client) -> str:
@@ -20,19 +20,21 @@ def _firewall(api: Client) -> str:
 
 @pytest.mark.parametrize(("given", "ports"), [("80-443", ("80", "443")), ("22", ("22", "22"))])
 def test_a_rule_with_a_port_range_is_made_with_those_ports(
-    api: Client, engine: Engine, given: str, ports: tuple[str, str]
+    configured_client: Client, provider_engine: Engine, given: str, ports: tuple[str, str]
 ) -> None:
-    firewall_id = _firewall(api)
+    firewall_id = _firewall(configured_client)
     inputs = {"firewall_id": firewall_id, "protocol": "tcp", "port_range": given}
-    made = engine.up(FirewallRuleProvider(), "web", inputs, None)
+    made = provider_engine.up(FirewallRuleProvider(), "web", inputs, None)
 
-    (rule,) = api.firewall_rules.list(firewall_id)
+    (rule,) = configured_client.firewall_rules.list(firewall_id)
     assert (rule.start_port, rule.end_port or rule.start_port) == ports
     assert (made.state.outputs["start_port"], made.state.outputs["end_port"]) == ports
-    assert engine.up(FirewallRuleProvider(), "web", inputs, made.state).operation == "same"
+    assert provider_engine.up(FirewallRuleProvider(), "web", inputs, made.state).operation == "same"
     as_ports = {"firewall_id": firewall_id, "protocol": "tcp", "start_port": ports[0]}
     as_ports["end_port"] = ports[1]
-    assert engine.up(FirewallRuleProvider(), "web", as_ports, made.state).operation == "same"
+    assert (
+        provider_engine.up(FirewallRuleProvider(), "web", as_ports, made.state).operation == "same"
+    )
 
 
 @pytest.mark.parametrize(
@@ -56,32 +58,35 @@ def test_a_rule_with_a_port_range_is_made_with_those_ports(
     ids=["both", "reversed", "not-a-port"],
 )  # fmt: skip
 def test_a_bad_port_range_fails_the_check_naming_it(
-    api: Client, engine: Engine, extra: dict[str, str], failure: tuple[str, str]
+    configured_client: Client,
+    provider_engine: Engine,
+    extra: dict[str, str],
+    failure: tuple[str, str],
 ) -> None:
     inputs = {"firewall_id": "f1", "protocol": "tcp", **extra}
     with pytest.raises(CheckFailed) as failed:
-        engine.up(FirewallRuleProvider(), "web", inputs, None)
+        provider_engine.up(FirewallRuleProvider(), "web", inputs, None)
     assert failed.value.failures == [failure]
 
 
 def test_inline_rules_take_a_port_range_and_refuse_it_beside_the_ports(
-    api: Client, engine: Engine
+    configured_client: Client, provider_engine: Engine
 ) -> None:
-    network = api.networks.create(label="app", cidr_v4="10.71.0.0/24")
+    network = configured_client.networks.create(label="app", cidr_v4="10.71.0.0/24")
     ranged = {"protocol": "tcp", "port_range": "8000-8080", "label": "app"}
     inputs = {"network_id": network.id, "create_default_rules": False, "ingress_rules": [ranged]}
-    made = engine.up(FirewallProvider(), "fw", inputs, None)
+    made = provider_engine.up(FirewallProvider(), "fw", inputs, None)
 
-    (rule,) = api.firewall_rules.list(made.state.id)
+    (rule,) = configured_client.firewall_rules.list(made.state.id)
     assert (rule.start_port, rule.end_port, rule.label) == ("8000", "8080", "app")
-    assert engine.up(FirewallProvider(), "fw", inputs, made.state).operation == "same"
+    assert provider_engine.up(FirewallProvider(), "fw", inputs, made.state).operation == "same"
     as_ports = {"protocol": "tcp", "start_port": "8000", "end_port": "8080", "label": "app"}
     same = {**inputs, "ingress_rules": [as_ports]}
-    assert engine.up(FirewallProvider(), "fw", same, made.state).operation == "same"
+    assert provider_engine.up(FirewallProvider(), "fw", same, made.state).operation == "same"
 
     both = {**inputs, "ingress_rules": [{**ranged, "start_port": "8000"}]}
     with pytest.raises(CheckFailed) as failed:
-        engine.up(FirewallProvider(), "fw", both, made.state)
+        provider_engine.up(FirewallProvider(), "fw", both, made.state)
     assert failed.value.failures == [
         (
             "ingress_rules",
@@ -92,14 +97,14 @@ def test_inline_rules_take_a_port_range_and_refuse_it_beside_the_ports(
 
 
 def test_the_port_range_output_is_the_rules_range_whichever_form_was_given(
-    api: Client, engine: Engine
+    configured_client: Client, provider_engine: Engine
 ) -> None:
-    firewall_id = _firewall(api)
+    firewall_id = _firewall(configured_client)
     inputs = {"firewall_id": firewall_id, "protocol": "udp", "start_port": "53"}
-    made = engine.up(FirewallRuleProvider(), "dns", inputs, None)
+    made = provider_engine.up(FirewallRuleProvider(), "dns", inputs, None)
     assert made.state.outputs["port_range"] == "53"
     ranged = {**inputs, "start_port": None, "port_range": "53-54"}
-    updated = engine.up(FirewallRuleProvider(), "dns", ranged, made.state)
+    updated = provider_engine.up(FirewallRuleProvider(), "dns", ranged, made.state)
     assert updated.operation == "update" and updated.state.outputs["port_range"] == "53-54"
-    (rule,) = api.firewall_rules.list(firewall_id)
+    (rule,) = configured_client.firewall_rules.list(firewall_id)
     assert (rule.start_port, rule.end_port) == ("53", "54")

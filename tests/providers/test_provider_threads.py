@@ -17,7 +17,6 @@ from typing import Any
 
 import grpc
 import pytest
-from engine import Engine, ProviderProcess, to_struct
 from pulumi.runtime.proto import provider_pb2
 
 from altostratus.client import Client
@@ -25,8 +24,10 @@ from altostratus.emulator import Emulator
 from altostratus.providers import _config, _threads
 from altostratus.providers.load_balancer import LoadBalancerProvider
 from altostratus.providers.network import NetworkProvider
+from tests.support.engine import Engine, ProviderProcess, to_struct
+from tests.support.provider_config import stack_config
 
-from .conftest import configure, stack_config
+from .conftest import configure
 
 BACKEND = {"ip": "10.20.0.10", "protocol": "TCP", "source_port": 80, "target_port": 8080}
 BALANCERS = LoadBalancerProvider()

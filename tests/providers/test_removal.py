@@ -9,12 +9,12 @@ from typing import Any
 
 import grpc
 import pytest
-from engine import Engine, ProviderProcess
 
 from altostratus.client import Client, NotFoundError
 from altostratus.emulator import Emulator
+from tests.support.engine import Engine, ProviderProcess
+from tests.support.provider_config import stack_config
 
-from .conftest import stack_config
 from .scenarios import IDS, SCENARIOS, Scenario, dependencies
 
 ASYNCHRONOUS = {"network", "firewall", "load_balancer", "reserved_ip", "object_store"}
@@ -23,23 +23,11 @@ NETWORK = next(s for s in SCENARIOS if s.name == "network")
 
 
 @pytest.fixture(scope="module")
-def impatient(emulator: Emulator) -> Iterator[Engine]:
+def impatient_engine(emulator: Emulator) -> Iterator[Engine]:
     """A provider process whose waits last at most one second."""
     process = ProviderProcess(stack_config(emulator, **{"altostratus:waitTimeoutSeconds": "1"}))
     yield Engine(process)
     process.close()
-
-
-@pytest.fixture
-def removal_takes(fresh_emulator: Emulator) -> Iterator[Callable[[float], None]]:
-    """Sets the emulator's ``delete_seconds`` for the test."""
-    settings = fresh_emulator.state.settings
-
-    def set_seconds(seconds: float) -> None:
-        settings.delete_seconds = seconds
-
-    yield set_seconds
-    settings.delete_seconds = 0.0
 
 
 def _log(emulator: Emulator) -> list[tuple[str, int]]:
@@ -48,12 +36,12 @@ def _log(emulator: Emulator) -> list[tuple[str, int]]:
 
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=IDS)
 def test_a_delete_with_nothing_to_wait_for_makes_the_fewest_requests(
-    api: Client, engine: Engine, fresh_emulator: Emulator, scenario: Scenario
+    configured_client: Client, provider_engine: Engine, fresh_emulator: Emulator, scenario: Scenario
 ) -> None:
-    deps = dependencies(api, scenario.needs)
-    created = engine.up(scenario.provider, scenario.name, scenario.inputs(deps), None)
+    deps = dependencies(configured_client, scenario.needs)
+    created = provider_engine.up(scenario.provider, scenario.name, scenario.inputs(deps), None)
     fresh_emulator.clear_requests()
-    engine.destroy(scenario.provider, scenario.name, created.state)
+    provider_engine.destroy(scenario.provider, scenario.name, created.state)
     confirm = [("GET", 404)] if scenario.name in ASYNCHRONOUS else []
     # A store's delete first reads it and its owner credential, to count its objects.
     count = [("GET", 200), ("GET", 200)] if scenario.name == "object_store" else []
@@ -61,24 +49,28 @@ def test_a_delete_with_nothing_to_wait_for_makes_the_fewest_requests(
 
 
 def test_a_network_delete_waits_while_its_balancer_is_removed_then_until_it_is_gone(
-    api: Client,
-    engine: Engine,
+    configured_client: Client,
+    provider_engine: Engine,
     fresh_emulator: Emulator,
     removal_takes: Callable[[float], None],
 ) -> None:
     removal_takes(1.0)
-    network = engine.up(NETWORK.provider, "net", NETWORK.inputs({}), None)
+    network = provider_engine.up(NETWORK.provider, "net", NETWORK.inputs({}), None)
     backends = [{"ip": "10.0.0.9", "protocol": "TCP", "source_port": 80, "target_port": 80}]
-    balancer = api.load_balancers.create(name="lb", network_id=network.state.id, backends=backends)
-    api.load_balancers.delete(balancer.id)
-    assert api.load_balancers.get(balancer.id).name == "lb"  # being removed, holding the network
+    balancer = configured_client.load_balancers.create(
+        name="lb", network_id=network.state.id, backends=backends
+    )
+    configured_client.load_balancers.delete(balancer.id)
+    assert (
+        configured_client.load_balancers.get(balancer.id).name == "lb"
+    )  # being removed, holding the network
     fresh_emulator.clear_requests()
 
-    engine.destroy(NETWORK.provider, "net", network.state)
+    provider_engine.destroy(NETWORK.provider, "net", network.state)
 
     sent = _log(fresh_emulator)
     with pytest.raises(NotFoundError):
-        api.networks.get(network.state.id)
+        configured_client.networks.get(network.state.id)
     deletes = [status for method, status in sent if method == "DELETE"]
     assert deletes[0] == 409 and deletes[-1] == 200 and set(deletes) == {409, 200}
     reads = [status for method, status in sent if method == "GET"]
@@ -86,28 +78,28 @@ def test_a_network_delete_waits_while_its_balancer_is_removed_then_until_it_is_g
 
 
 def test_a_delete_still_in_use_at_the_timeout_fails_naming_the_holder(
-    api: Client, impatient: Engine, fresh_emulator: Emulator
+    configured_client: Client, impatient_engine: Engine, fresh_emulator: Emulator
 ) -> None:
-    network = impatient.up(NETWORK.provider, "net", NETWORK.inputs({}), None)
+    network = impatient_engine.up(NETWORK.provider, "net", NETWORK.inputs({}), None)
     backends = [{"ip": "10.0.0.9", "protocol": "TCP", "source_port": 80, "target_port": 80}]
-    holder = api.load_balancers.create(
+    holder = configured_client.load_balancers.create(
         name="holder", network_id=network.state.id, backends=backends
     )
     with pytest.raises(grpc.RpcError) as raised:
-        impatient.destroy(NETWORK.provider, "net", network.state)
+        impatient_engine.destroy(NETWORK.provider, "net", network.state)
     details = raised.value.details() or ""
     message = details.strip().splitlines()[-1]  # the provider error's one line, after the trace
     assert f"could not delete network '{network.state.id}': still in use" in message
     assert "after 1 s" in message and "409 database_network_inuse" in message
     assert f"load balancer 'holder' ({holder.id})" in message
     assert "altostratus:waitTimeoutSeconds" in message
-    assert api.networks.get(network.state.id).status == "Active"
+    assert configured_client.networks.get(network.state.id).status == "Active"
 
-    default = next(n for n in api.networks.list() if n.default)
+    default = next(n for n in configured_client.networks.list() if n.default)
     fresh_emulator.clear_requests()
     state = network.state.__class__(default.id, {}, network.state.outputs)
     with pytest.raises(grpc.RpcError) as raised:
-        impatient.destroy(NETWORK.provider, "default", state)
+        impatient_engine.destroy(NETWORK.provider, "default", state)
     assert "409 network_delete_default" in (raised.value.details() or "")
     assert _log(fresh_emulator) == [("DELETE", 409)]  # not in use: raised at once
 
@@ -117,33 +109,35 @@ def test_a_delete_still_in_use_at_the_timeout_fails_naming_the_holder(
     ids=["network", "load_balancer", "object_store"],
 )  # fmt: skip
 def test_refresh_takes_a_resource_being_removed_as_gone(
-    api: Client,
-    engine: Engine,
+    configured_client: Client,
+    provider_engine: Engine,
     removal_takes: Callable[[float], None],
     scenario: Scenario,
 ) -> None:
     removal_takes(3600)
-    deps = dependencies(api, scenario.needs)
-    created = engine.up(scenario.provider, scenario.name, scenario.inputs(deps), None)
+    deps = dependencies(configured_client, scenario.needs)
+    created = provider_engine.up(scenario.provider, scenario.name, scenario.inputs(deps), None)
     collection: Any = {
-        "network": api.networks,
-        "load_balancer": api.load_balancers,
-        "object_store": api.object_stores,
+        "network": configured_client.networks,
+        "load_balancer": configured_client.load_balancers,
+        "object_store": configured_client.object_stores,
     }[scenario.name]
     collection.delete(created.state.id)
     assert collection.get(created.state.id)  # still answered, in its deleting state
-    assert engine.refresh(scenario.provider, scenario.name, created.state) is None
+    assert provider_engine.refresh(scenario.provider, scenario.name, created.state) is None
 
 
 def test_a_fixed_name_replacement_waits_for_the_old_one_to_be_gone(
-    api: Client, engine: Engine, removal_takes: Callable[[float], None]
+    configured_client: Client, provider_engine: Engine, removal_takes: Callable[[float], None]
 ) -> None:
     removal_takes(0.5)
     firewall = next(s for s in SCENARIOS if s.name == "firewall")
-    inputs = {**firewall.inputs(dependencies(api, firewall.needs)), "name": "fixed"}
-    created = engine.up(firewall.provider, "fw", inputs, None)
-    replaced = engine.up(firewall.provider, "fw", {**inputs, **firewall.replace}, created.state)
+    inputs = {**firewall.inputs(dependencies(configured_client, firewall.needs)), "name": "fixed"}
+    created = provider_engine.up(firewall.provider, "fw", inputs, None)
+    replaced = provider_engine.up(
+        firewall.provider, "fw", {**inputs, **firewall.replace}, created.state
+    )
     assert replaced.steps == ["delete", "create"]  # the name is free once the old one is gone
     assert replaced.state.outputs["name"] == "fixed" and replaced.state.id != created.state.id
     with pytest.raises(NotFoundError):
-        api.firewalls.get(created.state.id)
+        configured_client.firewalls.get(created.state.id)

@@ -8,15 +8,15 @@ from collections.abc import Callable, Iterator
 
 import grpc
 import pytest
-from engine import Engine, ProviderProcess
 
 from altostratus.client import Client
 from altostratus.emulator import Emulator
 from altostratus.providers._removal import holders
 from altostratus.providers.firewall import FirewallProvider
 from altostratus.providers.object_store_credential import ObjectStoreCredentialProvider
+from tests.support.engine import Engine, ProviderProcess
+from tests.support.provider_config import stack_config
 
-from .conftest import stack_config
 from .scenarios import BACKEND
 
 
@@ -40,17 +40,6 @@ def brief(emulator: Emulator) -> Iterator[Engine]:
     yield from _engine(emulator, 4)
 
 
-@pytest.fixture
-def removal_takes(fresh_emulator: Emulator) -> Iterator[Callable[[float], None]]:
-    settings = fresh_emulator.state.settings
-
-    def set_seconds(seconds: float) -> None:
-        settings.delete_seconds = seconds
-
-    yield set_seconds
-    settings.delete_seconds = 0.0
-
-
 def _line(raised: pytest.ExceptionInfo[grpc.RpcError]) -> str:
     return (raised.value.details() or "").strip().splitlines()[-1]
 
@@ -65,11 +54,11 @@ def test_the_holders_are_read_from_the_reason() -> None:
 
 @pytest.mark.timeout(60)  # waiting out the 600 s would be the bug
 def test_a_firewall_held_by_a_balancer_that_stays_fails_early_naming_it(
-    api: Client, patient: Engine, fresh_emulator: Emulator
+    configured_client: Client, patient: Engine, fresh_emulator: Emulator
 ) -> None:
-    network = api.networks.create(label="app", cidr_v4="10.20.0.0/24")
+    network = configured_client.networks.create(label="app", cidr_v4="10.20.0.0/24")
     made = patient.up(FirewallProvider(), "fw", {"network_id": network.id}, None)
-    balancer = api.load_balancers.create(
+    balancer = configured_client.load_balancers.create(
         name="web", network_id=network.id, firewall_id=made.state.id, backends=[BACKEND]
     )
     fresh_emulator.clear_requests()
@@ -83,16 +72,18 @@ def test_a_firewall_held_by_a_balancer_that_stays_fails_early_naming_it(
     assert "409 database_firewall_inuse" in line
     refusals = [e for e in fresh_emulator.requests() if e["method"] == "DELETE"]
     assert 3 <= len(refusals) <= 10 and {e["status"] for e in refusals} == {409}
-    assert api.firewalls.get(made.state.id).name == made.state.outputs["name"]
+    assert configured_client.firewalls.get(made.state.id).name == made.state.outputs["name"]
 
 
 @pytest.mark.timeout(60)  # waiting out the 600 s would be the bug
 def test_a_credential_owning_a_store_that_stays_fails_early_naming_it(
-    api: Client, patient: Engine
+    configured_client: Client, patient: Engine
 ) -> None:
     made = patient.up(ObjectStoreCredentialProvider(), "key", {"name": "owner"}, None)
-    credential = api.object_store_credentials.get(made.state.id)
-    store = api.object_stores.create(name="media", access_key_id=credential.access_key_id)
+    credential = configured_client.object_store_credentials.get(made.state.id)
+    store = configured_client.object_stores.create(
+        name="media", access_key_id=credential.access_key_id
+    )
 
     with pytest.raises(grpc.RpcError) as raised:
         patient.destroy(ObjectStoreCredentialProvider(), "key", made.state)
@@ -102,16 +93,16 @@ def test_a_credential_owning_a_store_that_stays_fails_early_naming_it(
 
 
 def test_a_holder_being_deleted_is_waited_for_past_the_grace(
-    api: Client, brief: Engine, removal_takes: Callable[[float], None]
+    configured_client: Client, brief: Engine, removal_takes: Callable[[float], None]
 ) -> None:
     removal_takes(3600)  # the balancer stays in its deleting state through the test
-    network = api.networks.create(label="app", cidr_v4="10.20.0.0/24")
+    network = configured_client.networks.create(label="app", cidr_v4="10.20.0.0/24")
     made = brief.up(FirewallProvider(), "fw", {"network_id": network.id}, None)
-    balancer = api.load_balancers.create(
+    balancer = configured_client.load_balancers.create(
         name="web", network_id=network.id, firewall_id=made.state.id, backends=[BACKEND]
     )
-    api.load_balancers.delete(balancer.id)
-    assert api.load_balancers.get(balancer.id).state == "deleting"
+    configured_client.load_balancers.delete(balancer.id)
+    assert configured_client.load_balancers.get(balancer.id).state == "deleting"
 
     with pytest.raises(grpc.RpcError) as raised:
         brief.destroy(FirewallProvider(), "fw", made.state)

@@ -15,13 +15,13 @@ from typing import Any
 
 import pulumi
 import pytest
-from account import leftovers
-from answer_shapes import ShapingProxy, shaping_proxy
 
 import altostratus as alto
 from altostratus.client import Client
 from altostratus.emulator import Emulator
 from altostratus.testing import DeploymentFailed, Stack
+from tests.support.account import leftovers
+from tests.support.answer_shapes import ShapingProxy, shaping_proxy
 
 BACKEND = alto.LoadBalancerBackendArgs(
     ip="10.60.0.10", protocol="TCP", source_port=80, target_port=8080

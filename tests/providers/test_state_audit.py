@@ -8,7 +8,6 @@ from typing import Any
 
 import dill  # type: ignore[import-untyped]
 import pytest
-from engine import Engine, to_struct
 from google.protobuf import json_format
 from pulumi.dynamic.dynamic import serialize_provider
 
@@ -16,8 +15,10 @@ import altostratus.providers as alto
 from altostratus.client import Client
 from altostratus.emulator import Emulator
 from altostratus.providers._resource import AltostratusResource
+from tests.support.engine import Engine, to_struct
+from tests.support.provider_config import stack_config
 
-from .conftest import configure, stack_config
+from .conftest import configure
 from .scenarios import SCENARIOS, dependencies
 
 RESOURCES: list[type[AltostratusResource[Any]]] = [
@@ -50,13 +51,13 @@ def test_serialized_provider_is_tiny_and_holds_no_key(
 
 
 def test_no_key_in_state_and_every_secret_output_listed(
-    api: Client, engine: Engine, fresh_emulator: Emulator
+    configured_client: Client, provider_engine: Engine, fresh_emulator: Emulator
 ) -> None:
     by_provider = {resource._provider_class: resource for resource in RESOURCES}
-    deps = dependencies(api, ("load_balancer_id", "firewall_id"))
+    deps = dependencies(configured_client, ("load_balancer_id", "firewall_id"))
     states = {}
     for scenario in SCENARIOS:
-        outcome = engine.up(scenario.provider, scenario.name, scenario.inputs(deps), None)
+        outcome = provider_engine.up(scenario.provider, scenario.name, scenario.inputs(deps), None)
         states[scenario.name] = (scenario, outcome.state)
     credential = states["object_store_credential"][1].outputs
     store = states["object_store"][1].outputs

@@ -6,15 +6,16 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from fake_s3 import HTML, NO_BUCKET, NO_NAMESPACE, REFUSED, fake_s3
 
 from altostratus.client import Client
 from altostratus.client.object_stores import ObjectStoresAPI
 from altostratus.emulator import Emulator
 from altostratus.providers._base import ProviderError
 from altostratus.providers.object_store import ObjectStoreProvider
+from tests.support.fake_s3 import HTML, NO_BUCKET, NO_NAMESPACE, REFUSED, fake_s3
+from tests.support.provider_config import stack_config
 
-from .conftest import configure, create, stack_config
+from .conftest import configure, create
 
 
 def _store(api: Client) -> tuple[ObjectStoreProvider, str, dict[str, Any]]:
@@ -48,7 +49,7 @@ def _still_there(api: Client, id_: str) -> None:
     ids=["html", "xml-without-namespace", "refused", "no-such-bucket"],
 )
 def test_a_store_whose_listing_is_not_s3s_is_kept(
-    api: Client,
+    configured_client: Client,
     fresh_emulator: Emulator,
     monkeypatch: pytest.MonkeyPatch,
     status: int,
@@ -56,18 +57,18 @@ def test_a_store_whose_listing_is_not_s3s_is_kept(
     content_type: str,
     why: str,
 ) -> None:
-    provider, id_, outs = _store(api)
+    provider, id_, outs = _store(configured_client)
     with fake_s3(status, body, content_type) as s3_url:
         # The API's answers name the fake S3 as the store's endpoint.
         monkeypatch.setattr(fresh_emulator.state.settings, "s3_url", s3_url)
         assert why in _refused(provider, id_, outs)
-    _still_there(api, id_)
+    _still_there(configured_client, id_)
 
 
 def test_a_store_whose_answer_names_no_endpoint_is_kept(
-    api: Client, monkeypatch: pytest.MonkeyPatch
+    configured_client: Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    provider, id_, outs = _store(api)
+    provider, id_, outs = _store(configured_client)
     get = ObjectStoresAPI.get
 
     def without_endpoint(self: ObjectStoresAPI, *args: Any, **kwargs: Any) -> Any:
@@ -76,36 +77,36 @@ def test_a_store_whose_answer_names_no_endpoint_is_kept(
     monkeypatch.setattr(ObjectStoresAPI, "get", without_endpoint)
     assert "names no S3 endpoint" in _refused(provider, id_, outs)
     monkeypatch.undo()
-    _still_there(api, id_)
+    _still_there(configured_client, id_)
 
 
-def test_a_store_not_ready_is_kept(api: Client, fresh_emulator: Emulator) -> None:
+def test_a_store_not_ready_is_kept(configured_client: Client, fresh_emulator: Emulator) -> None:
     provider = ObjectStoreProvider()
     checked = provider.check({}, {"__name_prefix": "young", "max_size_gb": 1})
     # Provisioning runs at a thousandth of real time: the store stays creating for this test.
     fresh_emulator.clock.time_scale = 0.001
     try:
-        store = api.object_stores.create(name=checked.inputs["name"], max_size_gb=1)
+        store = configured_client.object_stores.create(name=checked.inputs["name"], max_size_gb=1)
         assert store.status == "creating"
         props = {**checked.inputs, "region": "LON1"}
         assert "(it is creating, not ready)" in _refused(provider, store.id, props)
-        _still_there(api, store.id)
+        _still_there(configured_client, store.id)
     finally:
         fresh_emulator.clock.time_scale = 1.0
 
 
 def test_force_destroy_deletes_a_store_whose_listing_fails(
-    api: Client, fresh_emulator: Emulator, monkeypatch: pytest.MonkeyPatch
+    configured_client: Client, fresh_emulator: Emulator, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    provider, id_, outs = _store(api)
+    provider, id_, outs = _store(configured_client)
     with fake_s3(200, HTML, "text/html") as s3_url:
         monkeypatch.setattr(fresh_emulator.state.settings, "s3_url", s3_url)
         provider.delete(id_, {**outs, "force_destroy": True})
-    assert api.object_stores.list() == []
+    assert configured_client.object_stores.list() == []
 
 
 def test_an_unfinished_store_is_deleted_without_counting_when_its_create_gives_up(
-    api: Client, fresh_emulator: Emulator
+    configured_client: Client, fresh_emulator: Emulator
 ) -> None:
     """A create that gives up waiting for readiness deletes the store it made (its objects
     cannot be counted, but nothing of the user's can be in a store nobody saw ready), so that
@@ -124,4 +125,4 @@ def test_an_unfinished_store_is_deleted_without_counting_when_its_create_gives_u
     message = str(failed.value)
     assert "\n" not in message and "not ready after" in message
     assert "the unfinished object store" in message and message.endswith("was deleted")
-    assert [s.status for s in api.object_stores.list()] in ([], ["deleting"])
+    assert [s.status for s in configured_client.object_stores.list()] in ([], ["deleting"])

@@ -65,7 +65,9 @@ class Trimming(httpx.BaseTransport):
 
 
 @pytest.fixture
-def trimming(api: Client, fresh_emulator: Emulator, monkeypatch: pytest.MonkeyPatch) -> Trimming:
+def trimming(
+    configured_client: Client, fresh_emulator: Emulator, monkeypatch: pytest.MonkeyPatch
+) -> Trimming:
     """The providers' client, talking to the emulator through the trimming transport."""
     transport = Trimming()
     client = Client(fresh_emulator.api_key, fresh_emulator.api_url, transport=transport)
@@ -75,10 +77,10 @@ def trimming(api: Client, fresh_emulator: Emulator, monkeypatch: pytest.MonkeyPa
 
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=IDS)
 def test_a_provider_copes_with_answers_that_carry_only_ids(
-    api: Client, trimming: Trimming, scenario: Scenario
+    configured_client: Client, trimming: Trimming, scenario: Scenario
 ) -> None:
     provider = scenario.provider
-    deps = dependencies(api, scenario.needs)
+    deps = dependencies(configured_client, scenario.needs)
     news: dict[str, Any] = {**scenario.inputs(deps), NAME_PREFIX: scenario.name}
     id_, outs, inputs = create(provider, news)
     assert trimming.trimmed > 0
@@ -108,7 +110,7 @@ def test_a_provider_copes_with_answers_that_carry_only_ids(
 
 
 def test_a_create_answered_with_only_the_id_stores_the_records_secret(
-    api: Client, fresh_emulator: Emulator, monkeypatch: pytest.MonkeyPatch
+    configured_client: Client, fresh_emulator: Emulator, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The answer names no credential (it carries no name): it is read back by its id, and the
     state holds what the service has, its generated secret included."""
@@ -117,7 +119,7 @@ def test_a_create_answered_with_only_the_id_stores_the_records_secret(
     monkeypatch.setattr(_config, "_client", client)
     id_, outs, _ = create(ObjectStoreCredentialProvider(), {NAME_PREFIX: "thin"})
     assert transport.trimmed == 1
-    [credential] = api.object_store_credentials.list()
+    [credential] = configured_client.object_store_credentials.list()
     assert id_ == credential.id
     assert outs["secret_access_key"] == credential.secret_access_key_id
     assert outs["access_key_id"] == credential.access_key_id

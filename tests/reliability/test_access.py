@@ -118,10 +118,10 @@ def snapshot(api: Client) -> str:
 
 @pytest.mark.parametrize("key", [None, "sk-not-a-key", ""], ids=["missing", "wrong", "empty"])
 def test_every_endpoint_refuses_a_missing_or_wrong_key(
-    key: str | None, api: Client, fresh_emulator: Emulator
+    key: str | None, client: Client, fresh_emulator: Emulator
 ) -> None:
-    ids = build(api, fresh_emulator)
-    before = snapshot(api)
+    ids = build(client, fresh_emulator)
+    before = snapshot(client)
     http = Http(fresh_emulator.api_url, key)
     for method, path in OPERATIONS:
         body = BODIES.get((method, shape(path)), {"name": "x"}) if method != "GET" else None
@@ -129,10 +129,10 @@ def test_every_endpoint_refuses_a_missing_or_wrong_key(
         assert status == 401, (method, path, status, answer)
         code = "database_account_not_found" if key else "authentication_invalid_key"
         assert answer["code"] == code, (method, path, answer)
-    assert snapshot(api) == before
+    assert snapshot(client) == before
 
 
-def test_a_key_in_another_scheme_is_refused(api: Client, fresh_emulator: Emulator) -> None:
+def test_a_key_in_another_scheme_is_refused(client: Client, fresh_emulator: Emulator) -> None:
     http = Http(fresh_emulator.api_url, None)
     for header in (f"Basic {fresh_emulator.api_key}", fresh_emulator.api_key, "bearer"):
         status, _ = http.call("GET", "/v2/quota", headers={"Authorization": header})
@@ -140,10 +140,10 @@ def test_a_key_in_another_scheme_is_refused(api: Client, fresh_emulator: Emulato
 
 
 def test_one_account_cannot_read_change_or_delete_anothers_resources(
-    api: Client, fresh_emulator: Emulator
+    client: Client, fresh_emulator: Emulator
 ) -> None:
-    ids = build(api, fresh_emulator)
-    before = snapshot(api)
+    ids = build(client, fresh_emulator)
+    before = snapshot(client)
     other = fresh_emulator.add_account("other")
     http = Http(fresh_emulator.api_url, other["api_key"])
     tried = set()
@@ -156,7 +156,7 @@ def test_one_account_cannot_read_change_or_delete_anothers_resources(
         assert answer["code"].endswith("not_found"), (method, path, answer)
         tried.add((method, shape(path)))
     assert {k for k in BODIES} <= tried
-    assert snapshot(api) == before
+    assert snapshot(client) == before
     with Client(api_key=other["api_key"], api_url=fresh_emulator.api_url) as theirs:
         assert [n for n in theirs.networks.list() if not n.default] == []
         assert theirs.webhooks.list() == [] and theirs.object_stores.list() == []
@@ -171,7 +171,7 @@ def test_one_account_cannot_read_change_or_delete_anothers_resources(
             {"action": "assign", "assign_to_id": ids["loadbalancers"]},
         )
         assert status == 404, answer
-        key = api.object_store_credentials.get(ids["credentials"]).access_key_id
+        key = client.object_store_credentials.get(ids["credentials"]).access_key_id
         status, answer = http.call("POST", "/v2/objectstores", {"name": "x", "access_key_id": key})
         assert status == 400, answer
 
@@ -212,10 +212,10 @@ def owned_store(api: Client) -> tuple[ObjectStoreCredential, ObjectStoreCredenti
 
 
 def test_s3_takes_only_requests_signed_by_the_owning_credential(
-    api: Client, fresh_emulator: Emulator
+    client: Client, fresh_emulator: Emulator
 ) -> None:
     emulator = fresh_emulator
-    owner, sibling, bucket = owned_store(api)
+    owner, sibling, bucket = owned_store(client)
     s3_of(emulator, owner).put_object(Bucket=bucket, Key="plans.txt", Body=b"top secret")
     other = emulator.add_account("other")
     with Client(api_key=other["api_key"], api_url=emulator.api_url) as theirs:
@@ -224,19 +224,19 @@ def test_s3_takes_only_requests_signed_by_the_owning_credential(
 
     forged = s3(emulator, owner.access_key_id or "", "x" * 40)
     codes = {}
-    for who, client in [
+    for who, peer in [
         ("stranger", s3_of(emulator, stranger)),
         ("sibling", s3_of(emulator, sibling)),
         ("forged", forged),
     ]:
         codes[who] = {
-            refused(partial(client.get_object, Bucket=bucket, Key="plans.txt")),
-            refused(partial(client.put_object, Bucket=bucket, Key="evil.txt", Body=b"x")),
-            refused(partial(client.list_objects_v2, Bucket=bucket)),
-            refused(partial(client.delete_object, Bucket=bucket, Key="plans.txt")),
-            refused(partial(client.delete_bucket, Bucket=bucket)),
+            refused(partial(peer.get_object, Bucket=bucket, Key="plans.txt")),
+            refused(partial(peer.put_object, Bucket=bucket, Key="evil.txt", Body=b"x")),
+            refused(partial(peer.list_objects_v2, Bucket=bucket)),
+            refused(partial(peer.delete_object, Bucket=bucket, Key="plans.txt")),
+            refused(partial(peer.delete_bucket, Bucket=bucket)),
         }
-        url = client.generate_presigned_url(
+        url = peer.generate_presigned_url(
             "get_object", Params={"Bucket": bucket, "Key": "plans.txt"}, ExpiresIn=60
         )
         assert unsigned_status(url) == 403, who
@@ -257,7 +257,7 @@ def test_s3_takes_only_requests_signed_by_the_owning_credential(
     )
     assert unsigned_status(good) == 200
 
-    api.object_store_credentials.delete(sibling.id)
+    client.object_store_credentials.delete(sibling.id)
     assert refused(lambda: s3_of(emulator, sibling).list_buckets()) == "InvalidAccessKeyId"
 
 
@@ -272,10 +272,10 @@ def unsigned_status(url: str, method: str = "GET") -> int:
 
 
 def test_s3_takes_signature_v2_from_the_owning_credential_only(
-    api: Client, fresh_emulator: Emulator
+    client: Client, fresh_emulator: Emulator
 ) -> None:
     emulator = fresh_emulator
-    owner, sibling, bucket = owned_store(api)
+    owner, sibling, bucket = owned_store(client)
 
     def v2(credential: ObjectStoreCredential, presigning: bool = False) -> Any:
         config = None if presigning else Config(signature_version="s3")  # boto3's defaults

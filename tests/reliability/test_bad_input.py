@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
-from engine import Engine
 
 from altostratus.client import Client
 from altostratus.emulator import Emulator
@@ -21,6 +20,7 @@ from altostratus.providers.object_store import ObjectStoreProvider
 from altostratus.providers.object_store_credential import ObjectStoreCredentialProvider
 from altostratus.providers.reserved_ip import ReservedIpProvider
 from altostratus.providers.webhook import WebhookProvider
+from tests.support.engine import Engine
 
 from .raw_http import Http
 
@@ -214,12 +214,12 @@ def test_the_table_covers_every_resource_with_forty_cases() -> None:
 
 @pytest.mark.parametrize("bad", check_cases())
 def test_check_refuses_naming_the_property_before_any_request(
-    bad: Bad, engine: Engine, emulator: Emulator, live: dict[str, str]
+    bad: Bad, provider_engine: Engine, emulator: Emulator, live: dict[str, str]
 ) -> None:
     provider = KINDS[bad.kind].provider
-    news = engine.program_inputs(provider, bad.kind, inputs_of(bad, live))
+    news = provider_engine.program_inputs(provider, bad.kind, inputs_of(bad, live))
     emulator.clear_requests()
-    failures = engine.process.check_failures(engine.urn(provider, bad.kind), news)
+    failures = provider_engine.process.check_failures(provider_engine.urn(provider, bad.kind), news)
     assert [prop for prop, _ in failures] == [bad.prop], failures
     assert bad.prop in failures[0][1]
     assert emulator.requests() == []

@@ -15,10 +15,10 @@ from typing import Any
 
 import grpc
 import pytest
-from engine import Engine, State
 
 from altostratus.client import Client
 from altostratus.emulator import Emulator
+from tests.support.engine import Engine, State
 
 from .stack import STACK, Member, Outputs, inventory
 
@@ -155,8 +155,8 @@ def outputs_of(states: dict[str, State]) -> Outputs:
 
 @pytest.mark.slow
 def test_a_stack_converges_through_faults(
-    api: Client,
-    engine: Engine,
+    client: Client,
+    provider_engine: Engine,
     fresh_emulator: Emulator,
     record_property: Callable[[str, object], None],
 ) -> None:
@@ -170,11 +170,11 @@ def test_a_stack_converges_through_faults(
         outcome = run.step(
             "create",
             CREATE[member.name],
-            partial(engine.up, member.provider, member.name, inputs[member.name], None),
+            partial(provider_engine.up, member.provider, member.name, inputs[member.name], None),
         )
         assert outcome.operation == "create"
         states[member.name] = outcome.state
-    after_create = inventory(api)
+    after_create = inventory(client)
     assert after_create == one_each
 
     for member in STACK:
@@ -183,27 +183,31 @@ def test_a_stack_converges_through_faults(
             "update",
             UPDATE[member.name],
             partial(
-                engine.up, member.provider, member.name, inputs[member.name], states[member.name]
+                provider_engine.up,
+                member.provider,
+                member.name,
+                inputs[member.name],
+                states[member.name],
             ),
         )
         assert outcome.operation == "update", (member.name, outcome.diff)
         for key, value in member.update.items():
             assert outcome.state.outputs[key] == value, (member.name, key)
         states[member.name] = outcome.state
-    after_update = inventory(api)
+    after_update = inventory(client)
     assert after_update == one_each
 
     for member in STACK:
-        refresh_through_server_errors(run, engine, member, states)
-    assert inventory(api) == one_each
+        refresh_through_server_errors(run, provider_engine, member, states)
+    assert inventory(client) == one_each
 
     for member in reversed(STACK):
         run.step(
             "destroy",
             DESTROY[member.name],
-            partial(engine.destroy, member.provider, member.name, states[member.name]),
+            partial(provider_engine.destroy, member.provider, member.name, states[member.name]),
         )
-    after_destroy = inventory(api)
+    after_destroy = inventory(client)
     assert after_destroy == dict.fromkeys(one_each, 0)
 
     summary = {

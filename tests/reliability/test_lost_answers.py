@@ -13,7 +13,6 @@ from typing import Any
 
 import grpc
 import pytest
-from engine import Engine
 from pulumi.dynamic import Config, ConfigureRequest
 
 from altostratus.client import Client
@@ -24,8 +23,9 @@ from altostratus.providers.firewall import FirewallProvider
 from altostratus.providers.network import NetworkProvider
 from altostratus.providers.reserved_ip import ReservedIpProvider
 from altostratus.providers.webhook import WebhookProvider
+from tests.support.engine import Engine
+from tests.support.provider_config import stack_config
 
-from .conftest import stack_config
 from .stack import BACKEND, inventory
 
 CLIENT_TIMEOUT = 0.3
@@ -41,7 +41,7 @@ def wait_for_answers(emulator: Emulator, timeout: float = 10.0) -> None:
 
 
 @pytest.fixture
-def impatient(fresh_emulator: Emulator, monkeypatch: pytest.MonkeyPatch) -> Iterator[Client]:
+def impatient_client(fresh_emulator: Emulator, monkeypatch: pytest.MonkeyPatch) -> Iterator[Client]:
     """The provider settings of this process, with a client that gives up after 0.3 s."""
     config = stack_config(fresh_emulator)
     NetworkProvider().configure(ConfigureRequest(Config(raw_config=config, project_name="t")))
@@ -64,11 +64,11 @@ def test_a_create_answered_after_the_client_timeout_makes_one_record(
     provider: Provider,
     kind: str,
     path: str,
-    api: Client,
+    client: Client,
     fresh_emulator: Emulator,
-    impatient: Client,
+    impatient_client: Client,
 ) -> None:
-    network = api.networks.create(label="deps", cidr_v4="10.80.0.0/24")
+    network = client.networks.create(label="deps", cidr_v4="10.80.0.0/24")
     news: dict[str, Any] = {
         "firewall": {"network_id": network.id},
         "network": {"label": "slow", "cidr_v4": "10.81.0.0/24"},
@@ -78,7 +78,7 @@ def test_a_create_answered_after_the_client_timeout_makes_one_record(
     fresh_emulator.add_fault(method="POST", path_prefix=path, delay_seconds=SLOWER_THAN_TIMEOUT)
     created = provider.create(checked.inputs)
     wait_for_answers(fresh_emulator)
-    counts = inventory(api)
+    counts = inventory(client)
     print(f"\nslow {kind} create: {counts}")
     expected = 2 if kind == "network" else 1  # the dependency network counts too
     assert counts[kind] == expected
@@ -86,15 +86,15 @@ def test_a_create_answered_after_the_client_timeout_makes_one_record(
 
 
 def test_a_reserved_ip_whose_assignment_fails_is_not_left_behind(
-    api: Client, engine: Engine, fresh_emulator: Emulator
+    client: Client, provider_engine: Engine, fresh_emulator: Emulator
 ) -> None:
     """The create fails after the address was reserved; it must not stay outside the state."""
-    network = api.networks.create(label="deps", cidr_v4="10.82.0.0/24")
-    balancer = api.load_balancers.create(name="deps", network_id=network.id, backends=[BACKEND])
+    network = client.networks.create(label="deps", cidr_v4="10.82.0.0/24")
+    balancer = client.load_balancers.create(name="deps", network_id=network.id, backends=[BACKEND])
     fresh_emulator.add_fault(method="POST", path_prefix="/v2/vpc/ips/", status=503)
     try:
-        engine.up(ReservedIpProvider(), "address", {"assign_to_id": balancer.id}, None)
+        provider_engine.up(ReservedIpProvider(), "address", {"assign_to_id": balancer.id}, None)
     except grpc.RpcError:
-        assert api.reserved_ips.list() == [], "the reserved IP is left outside the state"
+        assert client.reserved_ips.list() == [], "the reserved IP is left outside the state"
     else:
-        assert len(api.reserved_ips.list()) == 1
+        assert len(client.reserved_ips.list()) == 1

@@ -14,7 +14,6 @@ import grpc
 import pulumi
 import pulumi.dynamic
 import pytest
-from engine import Engine, ProviderProcess, State, to_struct
 from google.protobuf import json_format
 
 import altostratus.providers as alto
@@ -24,8 +23,9 @@ from altostratus.emulator import Emulator
 from altostratus.providers._resource import AltostratusResource
 from altostratus.providers.object_store_credential import ObjectStoreCredentialProvider
 from altostratus.providers.webhook import WebhookProvider
+from tests.support.engine import Engine, ProviderProcess, State, to_struct
+from tests.support.provider_config import stack_config
 
-from .conftest import stack_config
 from .stack import STACK, Outputs
 
 ACCESS_KEY = "AKTESTSECRETKEY00001"

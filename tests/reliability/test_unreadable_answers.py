@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from engine import Engine, State
 
 from altostratus.client import Client
 from altostratus.emulator import Emulator
@@ -28,6 +27,7 @@ from altostratus.providers.object_store import ObjectStoreProvider
 from altostratus.providers.object_store_credential import ObjectStoreCredentialProvider
 from altostratus.providers.reserved_ip import ReservedIpProvider
 from altostratus.providers.webhook import WebhookProvider
+from tests.support.engine import Engine, State
 
 from .stack import BACKEND
 
@@ -163,20 +163,20 @@ def creates_sent(emulator: Emulator, kind: Kind, since: int) -> int:
 @pytest.mark.parametrize("how", MANGLES)
 @pytest.mark.parametrize("kind", KINDS, ids=[kind.name for kind in KINDS])
 def test_a_create_answered_unreadably_leaves_one_adopted_resource(
-    api: Client, engine: Engine, fresh_emulator: Emulator, kind: Kind, how: str
+    client: Client, provider_engine: Engine, fresh_emulator: Emulator, kind: Kind, how: str
 ) -> None:
-    inputs = kind.inputs(api)
+    inputs = kind.inputs(client)
     since = len(fresh_emulator.requests())
     fresh_emulator.add_fault(method="POST", path_prefix=kind.path, mangle=how)
 
-    first = engine.up(kind.provider, kind.name, inputs, None)
-    second = engine.up(kind.provider, kind.name, inputs, first.state)
+    first = provider_engine.up(kind.provider, kind.name, inputs, None)
+    second = provider_engine.up(kind.provider, kind.name, inputs, first.state)
 
     assert (first.operation, second.operation) == ("create", "same")
-    [record] = kind.records(api)
+    [record] = kind.records(client)
     assert first.state.id == second.state.id == record.id
     assert creates_sent(fresh_emulator, kind, since) == 1
-    assert_secrets(second.state, kind.secrets(api, record))
+    assert_secrets(second.state, kind.secrets(client, record))
 
 
 def assert_secrets(state: State, expected: dict[str, str | None]) -> None:

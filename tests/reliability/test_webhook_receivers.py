@@ -147,34 +147,34 @@ class VerifyingReceiver:
 
 
 @pytest.fixture
-def receiver() -> Iterator[VerifyingReceiver]:
+def verifying_receiver() -> Iterator[VerifyingReceiver]:
     receiving = VerifyingReceiver()
     yield receiving
     receiving.close()
 
 
 def test_a_receiver_accepts_real_deliveries_and_refuses_tampered_ones(
-    api: Client, fresh_emulator: Emulator, receiver: VerifyingReceiver
+    client: Client, fresh_emulator: Emulator, verifying_receiver: VerifyingReceiver
 ) -> None:
-    created = api.webhooks.create(url=receiver.url, events=["network.created"])
-    receiver.secret = str(api.webhooks.get(created.id).secret)
-    network = api.networks.create(label="watched")
+    created = client.webhooks.create(url=verifying_receiver.url, events=["network.created"])
+    verifying_receiver.secret = str(client.webhooks.get(created.id).secret)
+    network = client.networks.create(label="watched")
     assert fresh_emulator.dispatcher.wait_idle()
-    assert [(d.event, d.resource_id) for d in receiver.accepted] == [
+    assert [(d.event, d.resource_id) for d in verifying_receiver.accepted] == [
         ("network.created", network.id)
     ]
-    assert receiver.refused == 0
+    assert verifying_receiver.refused == 0
 
     body = json.dumps({"event": "network.created", "resourceID": network.id}).encode()
-    genuine = compute_signature(body, receiver.secret)
+    genuine = compute_signature(body, verifying_receiver.secret)
     tampered = body.replace(b"created", b"deleted")
     for sent, headers in [
         (tampered, {"X-Service-Signature": genuine}),
-        (body, {"X-Service-Signature": compute_signature(body, receiver.secret + "x")}),
+        (body, {"X-Service-Signature": compute_signature(body, verifying_receiver.secret + "x")}),
         (body, {}),
         (body, {"X-Service-Signature": "sha1=" + genuine}),
         (body, {"X-Service-Signature": genuine[:-1]}),
     ]:
-        assert receiver.post(sent, {"Content-Type": "application/json", **headers}) == 401
-    assert receiver.post(body, {"X-Service-Signature": genuine}) == 200
-    assert receiver.refused == 5
+        assert verifying_receiver.post(sent, {"Content-Type": "application/json", **headers}) == 401
+    assert verifying_receiver.post(body, {"X-Service-Signature": genuine}) == 200
+    assert verifying_receiver.refused == 5

@@ -13,7 +13,6 @@ from typing import Any
 
 import pulumi
 import pytest
-from account import leftovers
 from pulumi import automation as auto
 from pulumi.automation import events as ev
 from pulumi.automation._cmd import CommandResult
@@ -29,6 +28,7 @@ from altostratus.testing._engine_events import (
     check_failure,
     exported_resource,
 )
+from tests.support.account import leftovers
 
 needs_cli = pytest.mark.real_engine
 URN = "urn:pulumi:test::proj::pulumi-python:dynamic:Resource$altostratus:index:Network::app"

@@ -11,12 +11,12 @@ from typing import Any
 
 import pulumi
 import pytest
-from account import leftovers
-from doc_pages import page
 
 import altostratus as alto
 from altostratus.emulator import Emulator
 from altostratus.testing import DeploymentFailed, Stack
+from tests.support.account import leftovers
+from tests.support.doc_pages import page
 
 SECTION = page("docs/testing.md")
 

@@ -6,11 +6,11 @@ from collections.abc import Callable
 
 import pulumi
 import pytest
-from account import leftovers
 
 import altostratus as alto
 from altostratus.emulator import Emulator
 from altostratus.testing import DeploymentFailed, Failure, Stack
+from tests.support.account import leftovers
 
 NETWORK = "pulumi-python:dynamic/altostratus:Network"
 

@@ -9,12 +9,12 @@ from typing import Any
 import boto3
 import pulumi
 import pytest
-from fake_s3 import HTML, fake_s3
 
 import altostratus as alto
 from altostratus.client import Client
 from altostratus.emulator import Emulator
 from altostratus.testing import DeploymentFailed, Result, Stack
+from tests.support.fake_s3 import HTML, fake_s3
 
 
 def program() -> None:

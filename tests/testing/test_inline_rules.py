@@ -7,12 +7,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from account import leftovers
 
 import altostratus as alto
 from altostratus.client import Client
 from altostratus.emulator import Emulator
 from altostratus.testing import DeploymentFailed, Stack
+from tests.support.account import leftovers
 
 SSH = alto.FirewallInlineRuleArgs(protocol="tcp", start_port="22", cidr=["10.0.0.0/8"])
 
@@ -27,7 +27,7 @@ def _rules(emulator: Emulator) -> list[tuple[str, str, str]]:
 
 
 def test_a_migrated_firewall_keeps_its_inline_rule_blocks(
-    make_stack: Callable[..., Stack], fresh_emulator: Emulator, engine: str
+    make_stack: Callable[..., Stack], fresh_emulator: Emulator, engine_kind: str
 ) -> None:
     def program() -> None:
         network = alto.Network("app", cidr_v4="10.9.0.0/24")
@@ -39,7 +39,7 @@ def test_a_migrated_firewall_keeps_its_inline_rule_blocks(
             egress_rule=[{"protocol": "udp", "start_port": "53", "label": "dns"}],
         )
 
-    stack = make_stack(program, engine=engine)
+    stack = make_stack(program, engine=engine_kind)
     result = stack.up()
     assert result.operations == {"Network:app": "create", "Firewall:edge": "create"}
     assert _rules(fresh_emulator) == [
@@ -54,14 +54,14 @@ def test_a_migrated_firewall_keeps_its_inline_rule_blocks(
 
 
 def test_a_firewall_rule_on_a_firewall_with_inline_rules_is_refused_naming_both(
-    make_stack: Callable[..., Stack], fresh_emulator: Emulator, engine: str
+    make_stack: Callable[..., Stack], fresh_emulator: Emulator, engine_kind: str
 ) -> None:
     def program() -> None:
         edge = alto.Firewall("edge", create_default_rules=False, ingress_rules=[SSH])
         alto.FirewallRule("web", firewall_id=edge.id.apply(str), protocol="tcp", start_port="443")
 
     with pytest.raises(DeploymentFailed) as failed:
-        make_stack(program, engine=engine).up()
+        make_stack(program, engine=engine_kind).up()
     message = "\n".join(failed.value.result.failures)
     assert "FirewallRule 'web' cannot be added to Firewall 'edge'" in message
     assert "manages its rules inline" in message

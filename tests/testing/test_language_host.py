@@ -11,11 +11,11 @@ from collections.abc import Callable
 
 import pulumi
 import pytest
-from account import leftovers
 
 import altostratus as alto
 from altostratus.emulator import Emulator
 from altostratus.testing import DeploymentFailed, OutputValue, Stack
+from tests.support.account import leftovers
 
 
 def raising_after_a_network() -> None:
@@ -24,9 +24,9 @@ def raising_after_a_network() -> None:
 
 
 def test_a_program_that_raises_still_creates_what_it_declared_first(
-    make_stack: Callable[..., Stack], fresh_emulator: Emulator, engine: str
+    make_stack: Callable[..., Stack], fresh_emulator: Emulator, engine_kind: str
 ) -> None:
-    stack = make_stack(raising_after_a_network, engine=engine)
+    stack = make_stack(raising_after_a_network, engine=engine_kind)
 
     with pytest.raises(DeploymentFailed, match="the program broke") as failed:
         stack.up()
@@ -58,9 +58,9 @@ def exporting() -> None:
 
 
 def test_stack_outputs_are_what_the_sdk_serializes_for_the_engine(
-    make_stack: Callable[..., Stack], engine: str
+    make_stack: Callable[..., Stack], engine_kind: str
 ) -> None:
-    result = make_stack(exporting, engine=engine).up()
+    result = make_stack(exporting, engine=engine_kind).up()
 
     network = result.resources["Network:app"]
     exported = result.outputs["network"]

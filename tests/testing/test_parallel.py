@@ -39,7 +39,7 @@ class Running:
 @pytest.mark.timeout(600)
 @pytest.mark.parametrize("parallel", [1, 2])
 def test_up_and_destroy_run_at_most_parallel_steps_at_once(
-    make_stack: Callable[..., Stack], fresh_emulator: Emulator, engine: str, parallel: int
+    make_stack: Callable[..., Stack], fresh_emulator: Emulator, engine_kind: str, parallel: int
 ) -> None:
     # Each create and delete is held by the service, so every step the bound lets through
     # overlaps the others.
@@ -51,7 +51,7 @@ def test_up_and_destroy_run_at_most_parallel_steps_at_once(
         creates(event)
         deletes(event)
 
-    stack = make_stack(networks, engine=engine, parallel=parallel, on_event=both)
+    stack = make_stack(networks, engine=engine_kind, parallel=parallel, on_event=both)
     stack.up()
     fresh_emulator.add_fault(method="DELETE", path_prefix="/v2/vpc/networks", delay_seconds=0.3,
                              count=NETWORKS)  # fmt: skip

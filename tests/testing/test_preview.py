@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from account import leftovers
 
 from altostratus.emulator import Emulator
 from altostratus.testing import Stack, StepEvent
+from tests.support.account import leftovers
 
 NETWORK_REFERENCE = "organization/altostratus-private-network/dev"
 REFERENCED = {"network_id": "3f0d8a44-0000-4000-8000-000000000001", "network_cidr": "10.20.0.0/24"}

@@ -8,11 +8,11 @@ from collections.abc import Callable
 
 import pulumi
 import pytest
-from account import leftovers
 
 import altostratus as alto
 from altostratus.emulator import Emulator
 from altostratus.testing import DeploymentFailed, Stack, StepEvent
+from tests.support.account import leftovers
 
 
 def once(event: threading.Event, value: str) -> pulumi.Output[str]:

@@ -12,7 +12,7 @@ BACKEND = {"ip": "10.48.0.10", "protocol": "TCP", "source_port": 80, "target_por
 
 
 def test_a_retry_and_a_readiness_wait_reach_on_event_as_progress_of_their_step(
-    make_stack: Callable[..., Stack], fresh_emulator: Emulator, engine: str
+    make_stack: Callable[..., Stack], fresh_emulator: Emulator, engine_kind: str
 ) -> None:
     def program() -> None:
         network = alto.Network("app", cidr_v4="10.48.0.0/24")
@@ -20,7 +20,7 @@ def test_a_retry_and_a_readiness_wait_reach_on_event_as_progress_of_their_step(
 
     fresh_emulator.app.faults.add(method="POST", path_prefix="/v2/vpc/networks", status=429)
     events: list[StepEvent] = []
-    make_stack(program, on_event=events.append, engine=engine).up()
+    make_stack(program, on_event=events.append, engine=engine_kind).up()
 
     progress = [(e.op, e.name, e.message) for e in events if e.status == "progress"]
     assert len(progress) == 2, progress

@@ -27,12 +27,14 @@ NETWORK_REFERENCE = "organization/altostratus-private-network/dev"
     ],
 )
 def test_a_refresh_straight_after_up_changes_nothing(
-    make_stack: Callable[..., Stack], example: str, config: dict[str, str], engine: str
+    make_stack: Callable[..., Stack], example: str, config: dict[str, str], engine_kind: str
 ) -> None:
-    network = make_stack("private-network", stack="dev", engine=engine)
+    network = make_stack("private-network", stack="dev", engine=engine_kind)
     outputs = network.up().output_values()
     references = {NETWORK_REFERENCE: outputs}
-    stack = make_stack(example, stack="dev", config=config, references=references, engine=engine)
+    stack = make_stack(
+        example, stack="dev", config=config, references=references, engine=engine_kind
+    )
     stack.up()
 
     refreshed = stack.refresh()
@@ -52,9 +54,9 @@ def test_a_refresh_straight_after_up_changes_nothing(
 
 
 def test_drift_counts_only_in_what_the_program_sets(
-    make_stack: Callable[..., Stack], fresh_emulator: Emulator, engine: str
+    make_stack: Callable[..., Stack], fresh_emulator: Emulator, engine_kind: str
 ) -> None:
-    stack = make_stack("private-network", engine=engine)
+    stack = make_stack("private-network", engine=engine_kind)
     result = stack.up()
     network, firewall = result.resources["Network:app"], result.resources["Firewall:app"]
 

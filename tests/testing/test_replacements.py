@@ -6,12 +6,12 @@ from collections.abc import Callable
 
 import pulumi
 import pytest
-from account import leftovers
 
 import altostratus as alto
 from altostratus.client import Client
 from altostratus.emulator import Emulator
 from altostratus.testing import DeploymentFailed, Stack, StepEvent
+from tests.support.account import leftovers
 
 
 def done(events: list[StepEvent]) -> list[tuple[str, str]]:

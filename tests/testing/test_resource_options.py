@@ -7,12 +7,12 @@ from typing import Any
 
 import pulumi
 import pytest
-from account import leftovers
 
 import altostratus as alto
 from altostratus.client import Client
 from altostratus.emulator import Emulator
 from altostratus.testing import DeploymentFailed, Stack, StepEvent
+from tests.support.account import leftovers
 
 NETWORK = "pulumi-python:dynamic/altostratus:Network"
 
@@ -56,9 +56,9 @@ def test_ignored_changes_leave_the_resource_alone(
     fresh_emulator: Emulator,
     ignored: list[str],
     config: dict[str, Any],
-    engine: str,
+    engine_kind: str,
 ) -> None:
-    stack = make_stack(network_with(ignore_changes=ignored), engine=engine)
+    stack = make_stack(network_with(ignore_changes=ignored), engine=engine_kind)
     created = stack.up().resources["Network:app"]
 
     for key, value in config.items():
@@ -307,14 +307,14 @@ def test_a_transform_may_set_options(make_stack: Callable[..., Stack]) -> None:
 
 
 def test_renaming_a_component_with_an_alias_carries_its_children_over(
-    make_stack: Callable[..., Stack], engine: str
+    make_stack: Callable[..., Stack], engine_kind: str
 ) -> None:
     def program() -> None:
         name = pulumi.Config().get("name") or "web"
         aliases = [] if name == "web" else [pulumi.Alias(name="web")]
         Tier(name, opts=pulumi.ResourceOptions(aliases=aliases))
 
-    stack = make_stack(program, engine=engine)
+    stack = make_stack(program, engine=engine_kind)
     first = stack.up().resources["Network:web-net"]
     stack.set_config("name", "site")
     renamed = stack.up()

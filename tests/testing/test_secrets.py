@@ -88,9 +88,9 @@ def nested() -> None:
 
 
 def test_secrets_inside_an_output_are_marked_where_they_sit(
-    make_stack: Callable[..., Stack], engine: str
+    make_stack: Callable[..., Stack], engine_kind: str
 ) -> None:
-    outputs = make_stack(nested, engine=engine).up().outputs
+    outputs = make_stack(nested, engine=engine_kind).up().outputs
     keys, listed = outputs["keys"], outputs["list"]
     assert not keys.secret and keys.holds_secret
     assert keys.secret_paths == (("id",),)

@@ -9,12 +9,12 @@ from typing import Any
 
 import pulumi
 import pytest
-from account import leftovers
 
 import altostratus as alto
 from altostratus.client import Client
 from altostratus.emulator import Emulator
 from altostratus.testing import DeploymentFailed, Stack, StepEvent, secret
+from tests.support.account import leftovers
 
 
 class Bucket(pulumi.CustomResource):

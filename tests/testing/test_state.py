@@ -6,12 +6,12 @@ from collections.abc import Callable
 
 import pulumi
 import pytest
-from account import leftovers
 
 import altostratus as alto
 from altostratus.client import Client
 from altostratus.emulator import Emulator
 from altostratus.testing import DeploymentFailed, Stack
+from tests.support.account import leftovers
 
 
 def credential_and_network() -> None:
@@ -276,7 +276,7 @@ def test_a_resource_moved_under_a_parent_keeps_both_of_its_urns_apart(
 
 @pytest.mark.timeout(600)
 def test_a_get_of_a_record_gone_fails_in_one_line_and_refresh_drops_it(
-    make_stack: Callable[..., Stack], fresh_emulator: Emulator, engine: str
+    make_stack: Callable[..., Stack], fresh_emulator: Emulator, engine_kind: str
 ) -> None:
     with Client(api_key=fresh_emulator.api_key, api_url=fresh_emulator.api_url) as client:
         network = client.networks.create(label="shared", cidr_v4="10.62.0.0/24")
@@ -284,7 +284,7 @@ def test_a_get_of_a_record_gone_fails_in_one_line_and_refresh_drops_it(
         def program() -> None:
             pulumi.export("cidr", alto.Network.get("shared", network.id).cidr_v4)
 
-        stack = make_stack(program, engine=engine)
+        stack = make_stack(program, engine=engine_kind)
         assert stack.up().operations == {"Network:shared": "read"}
         client.networks.delete(network.id)
 
@@ -326,11 +326,11 @@ def test_a_get_of_a_record_being_deleted_fails_in_one_line(
 
 @pytest.mark.timeout(600)
 def test_nulls_inside_outputs_are_kept_as_the_state_keeps_them(
-    make_stack: Callable[..., Stack], engine: str
+    make_stack: Callable[..., Stack], engine_kind: str
 ) -> None:
     def program() -> None:
         alto.Firewall("edge", network_id=alto.Network("app").id)
 
-    result = make_stack(program, engine=engine).up()
+    result = make_stack(program, engine=engine_kind).up()
     rules = result.resources["Firewall:edge"].outputs["rules"]
     assert rules and all("firewall_id" in rule and rule["firewall_id"] is None for rule in rules)

@@ -35,9 +35,9 @@ def failed(run: Callable[[], Result]) -> Result:
 
 @pytest.mark.parametrize("delete_first", [False, True], ids=["create-first", "delete-first"])
 def test_a_failed_step_of_a_replacement_names_the_replacement(
-    make_stack: Callable[..., Stack], fresh_emulator: Emulator, engine: str, delete_first: bool
+    make_stack: Callable[..., Stack], fresh_emulator: Emulator, engine_kind: str, delete_first: bool
 ) -> None:
-    stack = make_stack(network, engine=engine)
+    stack = make_stack(network, engine=engine_kind)
     stack.up()
     stack.set_config("cidr", "10.71.0.0/24")
     stack.set_config("deleteFirst", "true" if delete_first else "false")
@@ -48,9 +48,9 @@ def test_a_failed_step_of_a_replacement_names_the_replacement(
 
 
 def test_a_refused_protected_replacement_names_no_operation(
-    make_stack: Callable[..., Stack], engine: str
+    make_stack: Callable[..., Stack], engine_kind: str
 ) -> None:
-    stack = make_stack(network, engine=engine, config={"protect": "true"})
+    stack = make_stack(network, engine=engine_kind, config={"protect": "true"})
     stack.up()
     stack.set_config("cidr", "10.72.0.0/24")
 
@@ -60,9 +60,9 @@ def test_a_refused_protected_replacement_names_no_operation(
 
 
 def test_a_failed_refresh_names_the_refresh(
-    make_stack: Callable[..., Stack], fresh_emulator: Emulator, engine: str
+    make_stack: Callable[..., Stack], fresh_emulator: Emulator, engine_kind: str
 ) -> None:
-    stack = make_stack(network, engine=engine)
+    stack = make_stack(network, engine=engine_kind)
     stack.up()
     fresh_emulator.add_fault(method="GET", path_prefix=NETWORKS, status=403)
 
@@ -70,7 +70,7 @@ def test_a_failed_refresh_names_the_refresh(
 
 
 def test_a_resource_read_with_get_is_discarded(
-    make_stack: Callable[..., Stack], fresh_emulator: Emulator, engine: str
+    make_stack: Callable[..., Stack], fresh_emulator: Emulator, engine_kind: str
 ) -> None:
     with Client(api_key=fresh_emulator.api_key, api_url=fresh_emulator.api_url) as client:
         shared = client.networks.create(label="shared", cidr_v4="10.73.0.0/24")
@@ -79,7 +79,7 @@ def test_a_resource_read_with_get_is_discarded(
             if pulumi.Config().get_bool("read") is not False:
                 alto.Network.get("shared", shared.id)
 
-        stack = make_stack(program, engine=engine)
+        stack = make_stack(program, engine=engine_kind)
         stack.up()
         assert stack.destroy().operations == {"Network:shared": "discard"}
         stack.up()

@@ -7,7 +7,7 @@ from pathlib import Path
 from altostratus.client import Client
 from altostratus.emulator import Emulator
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def leftovers(emulator: Emulator) -> dict[str, int]:

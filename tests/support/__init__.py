@@ -1,0 +1,1 @@
+"""Helpers of the suite's tests, imported as ``tests.support.<module>``."""
