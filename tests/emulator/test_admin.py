@@ -7,7 +7,7 @@ import json
 import pytest
 
 from altostratus.emulator.app import EmulatorApp
-from altostratus.emulator.faults import MANGLES
+from altostratus.emulator.control.faults import MANGLES
 
 from .service_api import KEY, Api, RecordingBuckets, RecordingEvents
 

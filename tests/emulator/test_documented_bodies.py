@@ -18,11 +18,11 @@ from unittest.mock import MagicMock
 
 import pytest
 
-from altostratus.emulator.bodies import BODIES, INLINE_RULE, NetworkCreate
-from altostratus.emulator.call import Call, Route
 from altostratus.emulator.errors import BadRequest
-from altostratus.emulator.readers import Body
+from altostratus.emulator.requests.bodies import BODIES, INLINE_RULE, NetworkCreate
+from altostratus.emulator.requests.fields import Body
 from altostratus.emulator.routes import ROUTES
+from altostratus.emulator.routes.call import Call, Route
 
 #: Documented fields a route accepts without handing them on: load balancers are the only kind
 #: a reserved IP is assigned to, and the action chooses the store's call.

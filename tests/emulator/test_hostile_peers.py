@@ -18,9 +18,11 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from altostratus.emulator import Emulator, peers
+from altostratus.emulator import Emulator
 from altostratus.emulator.clock import Clock
-from altostratus.emulator.faults import RateLimiter, RequestLog
+from altostratus.emulator.control.rate_limit import RateLimiter
+from altostratus.emulator.control.request_log import RequestLog
+from altostratus.emulator.serving import peers
 
 from .test_server import call
 

@@ -13,7 +13,7 @@ from urllib.parse import urlencode, urlsplit
 import pytest
 
 from altostratus.emulator import Emulator
-from altostratus.emulator.limits import MAX_BODY_BYTES
+from altostratus.emulator.serving.limits import MAX_BODY_BYTES
 
 from .test_admin_protection import send
 from .test_server import call
@@ -170,7 +170,7 @@ def test_memory_is_given_back_on_reset(fresh_emulator: Emulator) -> None:
 
 
 def test_the_request_log_keeps_the_latest_entries_only() -> None:
-    from altostratus.emulator.faults import RequestLog
+    from altostratus.emulator.control.request_log import RequestLog
 
     log = RequestLog(limit=3)
     for number in range(5):

@@ -17,7 +17,7 @@ import pytest
 
 from altostratus.emulator import Emulator
 from altostratus.emulator.app import EmulatorApp
-from altostratus.emulator.bodies import BODIES
+from altostratus.emulator.requests.bodies import BODIES
 
 from .service_api import Api
 from .test_server import call

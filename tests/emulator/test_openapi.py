@@ -9,8 +9,8 @@ from typing import Any
 from openapi_schema_validator import OAS30Validator
 from openapi_spec_validator import validate
 
-from altostratus.emulator.decisions import DECISIONS
 from altostratus.emulator.openapi import document
+from altostratus.emulator.state.decisions import DECISIONS
 
 from .service_api import Api, Reply
 

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 
 from interrupt import default_ctrl_c
 
-from altostratus.emulator.request_lines import json_line, text_line
+from altostratus.emulator.serving.request_lines import json_line, text_line
 
 HEADER_LINES = 3  # API, S3, API key
 

@@ -19,7 +19,7 @@ from werkzeug.test import Client as WSGIClient
 
 from altostratus.client import Client
 from altostratus.emulator import ControlRefused, Emulator, SeedError
-from altostratus.emulator.limits import MAX_STATE_BYTES
+from altostratus.emulator.serving.limits import MAX_STATE_BYTES
 
 SEED: dict[str, Any] = {
     "accounts": [

@@ -218,7 +218,7 @@ def test_a_large_answer_reaches_the_socket_in_bounded_slices_and_arrives_whole(
     object handed over whole costs time in the square of its size: the server slices it."""
     from cheroot import makefile
 
-    from altostratus.emulator.server import WRITE_SLICE, BackgroundServer
+    from altostratus.emulator.serving.server import WRITE_SLICE, BackgroundServer
 
     body = bytes(range(256)) * (3 * WRITE_SLICE // 256 + 7)
     written: list[int] = []
@@ -245,7 +245,7 @@ def test_a_large_answer_reaches_the_socket_in_bounded_slices_and_arrives_whole(
 
 
 def test_a_stop_is_noticed_within_the_servers_short_expiration_interval() -> None:
-    from altostratus.emulator.server import EXPIRATION_INTERVAL, BackgroundServer
+    from altostratus.emulator.serving.server import EXPIRATION_INTERVAL, BackgroundServer
 
     server = BackgroundServer("127.0.0.1", 0, lambda environ, start: [], "API")
     assert server._server.expiration_interval == EXPIRATION_INTERVAL <= 0.05

@@ -18,7 +18,7 @@ from engine import Engine, State
 
 from altostratus.client import Client
 from altostratus.emulator import Emulator
-from altostratus.emulator.faults import MANGLES
+from altostratus.emulator.control.faults import MANGLES
 from altostratus.providers._base import Provider
 from altostratus.providers.firewall import FirewallProvider
 from altostratus.providers.firewall_rule import FirewallRuleProvider

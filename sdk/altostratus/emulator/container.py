@@ -27,7 +27,7 @@ from typing import Any
 
 from testcontainers.core.container import DockerContainer
 
-from altostratus.emulator.control import EmulatorControls
+from altostratus.emulator.control.client import EmulatorControls
 
 #: The image's name when none is given (``docker build -t altostratus-emulator .``).
 IMAGE = "altostratus-emulator"

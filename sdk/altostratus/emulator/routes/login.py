@@ -22,9 +22,10 @@ from typing import TYPE_CHECKING, Any
 from werkzeug.wrappers import Request, Response
 
 from altostratus.emulator.errors import BadRequest, EmulatorError, NotFound, Unauthorized
+from altostratus.emulator.requests.reading import json_object
+from altostratus.emulator.routes.answers import error_response, json_response
 from altostratus.emulator.state import organizations
 from altostratus.emulator.state.accounts import describe_quota
-from altostratus.emulator.wire import error_response, json_object, json_response
 
 if TYPE_CHECKING:
     from altostratus.emulator.state import State

@@ -1,5 +1,6 @@
-"""Parsers of one parameter's value, named by the parameter: the readers of ``bodies`` take them,
-and every failure names the parameter (``parameter_<name>_invalid``).
+"""The formats of the service's values (an address, a CIDR, a port range, a backend, an event
+name, a DNS label, ...), one parser for each, named by the parameter: the readers of ``bodies``
+take them, and every failure names the parameter (``parameter_<name>_invalid``).
 
 The text parsers take the text of a field (``parse_cidr("cidr", text)``); the others take the
 JSON value of an array or object field (in a form body, its JSON text read).
@@ -13,8 +14,8 @@ from ipaddress import IPv4Address, IPv4Network
 from typing import Any, TypedDict
 
 from altostratus.emulator.errors import invalid
-from altostratus.emulator.openapi_schemas import BACKEND_FIELDS
-from altostratus.emulator.params import parse_integer, port_number
+from altostratus.emulator.requests.params import parse_integer, port_number
+from altostratus.emulator.requests.schemas import BACKEND_FIELDS
 from altostratus.emulator.vocabulary import BACKEND_PROTOCOLS, EVENT_NAMES
 from altostratus.emulator.webhooks.sending import url_problem
 

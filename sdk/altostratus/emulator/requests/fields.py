@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, overload
 
 from altostratus.emulator.errors import invalid, missing
-from altostratus.emulator.openapi_schemas import BOOL, TEXT, Schema, ref
-from altostratus.emulator.openapi_schemas import choice as choice_schema
-from altostratus.emulator.params import Params, port_number
+from altostratus.emulator.requests.params import Params, port_number
+from altostratus.emulator.requests.schemas import BOOL, TEXT, Schema, ref
+from altostratus.emulator.requests.schemas import choice as choice_schema
 from altostratus.emulator.vocabulary import REGIONS
 
 if TYPE_CHECKING:
@@ -73,7 +73,7 @@ BOOLEAN: Reader[bool] = Reader(BOOL, lambda p, name, _: p.boolean(name))
 
 
 def parsed(parser: Callable[[str, str], T], schema: Schema = TEXT) -> Reader[T]:
-    """Text read by ``parser(name, text)``: one of the text parsers of ``parsers``."""
+    """Text read by ``parser(name, text)``: one of the text parsers of ``formats``."""
 
     def read(params: Params, name: str, required: bool) -> T | None:
         value = params.text(name, required=required, allow_empty=False)

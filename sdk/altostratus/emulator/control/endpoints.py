@@ -13,18 +13,21 @@ from typing import Any, Protocol
 
 from werkzeug.wrappers import Request, Response
 
-from altostratus.emulator import limits, same_origin, seed, seed_export
-from altostratus.emulator.call import EventSink
 from altostratus.emulator.clock import check_advance, check_time_scale
+from altostratus.emulator.control import same_origin, seed, seed_export
+from altostratus.emulator.control.faults import MANGLES, Faults
+from altostratus.emulator.control.request_log import RequestLog
 from altostratus.emulator.errors import BadRequest, EmulatorError, Forbidden, NotFound, invalid
-from altostratus.emulator.faults import MANGLES, Faults, RequestLog
-from altostratus.emulator.params import Params, parse_integer
-from altostratus.emulator.routing import Router
+from altostratus.emulator.requests.params import Params, parse_integer
+from altostratus.emulator.requests.reading import json_object
+from altostratus.emulator.requests.routing import Router
+from altostratus.emulator.routes.answers import error_response, json_response
+from altostratus.emulator.routes.call import EventSink
+from altostratus.emulator.serving import limits
 from altostratus.emulator.state import State
 from altostratus.emulator.state.accounts import describe_quota
 from altostratus.emulator.state.base import iso
 from altostratus.emulator.vocabulary import QUOTA_NAMES
-from altostratus.emulator.wire import error_response, json_object, json_response
 
 IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 
@@ -50,7 +53,7 @@ class EmulatorApp(Protocol):
 
 
 AdminHandler = Callable[..., Any]
-#: The endpoint whose body is a whole state, bounded as one (see ``limits``).
+#: The endpoint whose body is a whole state, bounded as one (see ``serving.limits``).
 STATE_PATH = "/_emulator/state"
 logger = logging.getLogger("altostratus.emulator")
 

@@ -27,7 +27,7 @@ from typing import Any
 from cheroot import server as cheroot_server
 from cheroot import wsgi
 
-from altostratus.emulator import peers
+from altostratus.emulator.serving import peers
 
 logger = logging.getLogger("altostratus.emulator.http")
 

@@ -6,15 +6,31 @@ string count as absent (but in the fields named in ``empty_is_value``); aliases 
 they stand for (see ``bodies``). Given the names a body ``accepts``, any other field is left out
 and named in ``ignored``. Every failure names the parameter (``parameter_<name>_invalid`` /
 ``_missing``).
+
+The values' bounds, each a 400 naming what is wrong: a JSON body nests at most ``MAX_DEPTH``
+levels, holds arrays and objects of at most ``MAX_ITEMS`` entries, integers of at most
+``MAX_INTEGER_DIGITS`` digits, strings of at most ``MAX_TEXT`` characters, and no NaN or
+infinities (which JSON does not have); a whole state (``PUT /_emulator/state``) is bounded in
+depth, integers and numbers only (an export holds as many records, and objects as long, as the
+state it was written from). Text parameters hold no control characters or lone surrogates, and
+names and labels at most ``MAX_NAME`` characters (see ``Params.text``).
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any
 
 from altostratus.emulator.errors import BadRequest, invalid, missing
-from altostratus.emulator.limits import MAX_INTEGER_DIGITS, check_text, parse_json
+
+MAX_DEPTH = 16
+MAX_ITEMS = 1000
+MAX_INTEGER_DIGITS = 20
+MAX_TEXT = 16 * 1024
+MAX_NAME = 255
+#: Parameters whose text is a name: shorter than other text.
+NAME_FIELDS = frozenset({"name", "label", "description"})
 
 _TRUE = {"true", "1", "yes", "on"}
 _FALSE = {"false", "0", "no", "off"}
@@ -187,3 +203,67 @@ def port_number(value: Any) -> int | None:
     """A port (1 to 65535), as an int or text of digits; None for anything else."""
     number = parse_integer(value)
     return number if number is not None and 1 <= number <= 65535 else None
+
+
+def _integer(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_INTEGER_DIGITS:
+        raise ValueError(f"an integer of more than {MAX_INTEGER_DIGITS} digits")
+    return int(text)
+
+
+def _constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def parse_json(data: bytes, *, whole_state: bool = False) -> Any:
+    """``data`` as JSON within the bounds above (those of a whole state when ``whole_state``);
+    ``BadRequest`` naming what is wrong."""
+    try:
+        value = json.loads(data, parse_int=_integer, parse_constant=_constant)
+    except RecursionError:
+        raise BadRequest(
+            f"The body nests deeper than {MAX_DEPTH} levels", "parameter_body_invalid"
+        ) from None
+    except ValueError as error:
+        reason = str(error).split(":")[0] if "integer" in str(error) else "not valid JSON"
+        raise BadRequest(f"The body is {reason}", "parameter_body_invalid") from None
+    check_shape(value, sized=not whole_state)
+    return value
+
+
+def check_shape(
+    value: Any, field: str | None = None, depth: int = 0, *, sized: bool = True
+) -> None:
+    """400 naming the top-level field when ``value`` passes a bound on depth, or (when
+    ``sized``) on size or text."""
+    if depth > MAX_DEPTH:
+        raise _refused(field, f"nests deeper than {MAX_DEPTH} levels")
+    if isinstance(value, str):
+        if sized and len(value) > MAX_TEXT:
+            raise _refused(field, f"holds text longer than {MAX_TEXT} characters")
+    elif isinstance(value, (list, dict)):
+        if sized and len(value) > MAX_ITEMS:
+            raise _refused(field, f"holds more than {MAX_ITEMS} entries")
+        items = value.items() if isinstance(value, dict) else ((None, v) for v in value)
+        for key, item in items:
+            if key is not None:
+                check_shape(key, field, depth + 1, sized=sized)
+            at = field if field is not None or depth else key
+            check_shape(item, at, depth + 1, sized=sized)
+
+
+def _refused(field: str | None, problem: str) -> BadRequest:
+    if field is None:
+        return BadRequest(f"The body {problem}", "parameter_body_invalid")
+    return invalid(field, f"The parameter {field} {problem}")
+
+
+def check_text(name: str, value: str) -> None:
+    """400 when a text parameter holds control characters, or a name is too long."""
+    if any(ch < " " or "\x7f" <= ch <= "\x9f" or ch in "\u2028\u2029" for ch in value):
+        raise invalid(name, f"The parameter {name} must not hold control characters")
+    if any("\ud800" <= ch <= "\udfff" for ch in value):  # no UTF-8 can carry one
+        raise invalid(name, f"The parameter {name} must not hold lone surrogates")
+    limit = MAX_NAME if name in NAME_FIELDS else MAX_TEXT
+    if len(value) > limit:
+        raise invalid(name, f"The parameter {name} must be at most {limit} characters")

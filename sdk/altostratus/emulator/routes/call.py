@@ -8,8 +8,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
-from altostratus.emulator.bodies import BODIES, NO_BODY
-from altostratus.emulator.readers import Body
+from altostratus.emulator.requests.bodies import BODIES, NO_BODY
+from altostratus.emulator.requests.fields import Body
 from altostratus.emulator.state import State
 from altostratus.emulator.state.accounts import Account
 from altostratus.emulator.state.base import Effects
@@ -53,7 +53,7 @@ class Route:
     OpenAPI (``/networks/{id}``); the handler gets the
     path's values in their order after the ``Call``, then, for an operation with a ``body`` (the
     type of its fields, a dataclass of ``bodies``), the body read into that type. ``networking``
-    routes also answer below ``/v2/vpc``. ``answer`` names a schema of ``openapi_schemas``
+    routes also answer below ``/v2/vpc``. ``answer`` names a schema of ``openapi.SCHEMAS``
     (``[Name]`` is an array of ``Name``). Every operation takes ``region`` in the query (the
     official clients send it on every call; ``regional`` ones use it); ``paged`` lists take
     ``page`` and ``per_page``; ``query`` names any other query fields.

@@ -1,35 +1,22 @@
-"""The service's wire format: JSON answers and error bodies, request bodies (JSON or
-form-encoded), the region parameter and the bearer key."""
+"""Reading a service request's parts: its body (JSON or form-encoded, within the bounds of
+``params``) into the parameters its operation accepts, the query fields it does not take, the
+region (query and body must agree) and the bearer key. The answers are written by
+``routes.answers``."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Collection
 from typing import Any
 
-from werkzeug.wrappers import Request, Response
+from werkzeug.wrappers import Request
 
-from altostratus.emulator.bodies import NO_BODY
-from altostratus.emulator.errors import BadRequest, EmulatorError, UnsupportedMediaType
-from altostratus.emulator.limits import parse_json
-from altostratus.emulator.params import Params
-from altostratus.emulator.readers import Body
-from altostratus.emulator.state.base import Encoded
+from altostratus.emulator.errors import BadRequest, UnsupportedMediaType
+from altostratus.emulator.requests.bodies import NO_BODY
+from altostratus.emulator.requests.fields import Body
+from altostratus.emulator.requests.params import Params, parse_json
 from altostratus.emulator.vocabulary import DEFAULT_REGION, REGIONS
 
 MUTATING = ("POST", "PUT", "PATCH", "DELETE")
-
-
-def json_response(body: Any, status: int = 200) -> Response:
-    """``body`` as JSON; an ``Encoded`` body is sent as it is."""
-    data = body if isinstance(body, Encoded) else json.dumps(body)
-    return Response(data, status=status, mimetype="application/json")
-
-
-def error_response(error: EmulatorError) -> Response:
-    response = json_response(error.body(), error.status)
-    response.headers.update(error.headers)
-    return response
 
 
 def json_object(data: bytes, *, whole_state: bool = False) -> dict[str, Any]:

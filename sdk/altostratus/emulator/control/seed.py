@@ -44,7 +44,7 @@ from altostratus.emulator.state.object_stores import ObjectStore
 from altostratus.emulator.state.reserved_ips import ReservedIp
 
 if TYPE_CHECKING:
-    from altostratus.emulator.faults import RequestLog
+    from altostratus.emulator.control.request_log import RequestLog
     from altostratus.emulator.state import State
 
 

@@ -1,6 +1,6 @@
 """What each operation's request body accepts, declared once: a frozen dataclass per body, whose
 fields name their type, their reader (parser and documented schema) and whether they are
-required (see ``readers``). The app reads a request into it before the route runs, the route
+required (see ``fields``). The app reads a request into it before the route runs, the route
 hands it to its store, whose ``create`` or ``update`` takes that type, and the OpenAPI document
 shows it: a field named differently in a store is a type error, not a silent None.
 
@@ -22,8 +22,20 @@ from dataclasses import dataclass
 from ipaddress import IPv4Network
 from typing import Any
 
-from altostratus.emulator.openapi_schemas import BACKEND_FIELDS, TEXT, TEXTS, Schema, ref
-from altostratus.emulator.parsers import (
+from altostratus.emulator.requests.fields import (
+    BOOLEAN,
+    Body,
+    choice,
+    given,
+    integer,
+    objects,
+    parsed,
+    port,
+    structured,
+    text,
+    text_list,
+)
+from altostratus.emulator.requests.formats import (
     Backend,
     parse_backends,
     parse_balancer_options,
@@ -37,19 +49,7 @@ from altostratus.emulator.parsers import (
     parse_private_cidr,
     parse_variables,
 )
-from altostratus.emulator.readers import (
-    BOOLEAN,
-    Body,
-    choice,
-    given,
-    integer,
-    objects,
-    parsed,
-    port,
-    structured,
-    text,
-    text_list,
-)
+from altostratus.emulator.requests.schemas import BACKEND_FIELDS, TEXT, TEXTS, Schema, ref
 from altostratus.emulator.vocabulary import (
     ACTIONS,
     AFFINITIES,
