@@ -62,7 +62,8 @@ def _flags() -> set[str]:
 
     parser = argparse.ArgumentParser(add_help=False)
     configure_parser(parser, environ={})
-    return {action.dest for action in parser._actions} - {"port", "s3_port", "api_key", "host"}
+    flags = vars(parser.parse_args([]))  # every flag, at its default
+    return set(flags) - {"port", "s3_port", "api_key", "host"}
 
 
 def _setting(value: Any) -> str:

@@ -8,15 +8,16 @@ caller turns them into its usual JSON error body.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
-from typing import Any, Generic, TypeVar
+from collections.abc import Iterable
+from typing import Generic, TypeVar
 
 from werkzeug.exceptions import HTTPException
 from werkzeug.exceptions import MethodNotAllowed as RoutingMethodNotAllowed
-from werkzeug.routing import Map, Rule
+from werkzeug.routing import Map
 from werkzeug.wrappers import Request
 
 from altostratus.emulator.errors import MethodNotAllowed, NotFound
+from altostratus.emulator.requests.werkzeug_internals import LazyRule
 
 E = TypeVar("E")
 
@@ -26,22 +27,6 @@ def werkzeug_path(path: str) -> str:
     return re.sub(r"{(\w+)}", r"<\1>", path)
 
 
-class _Rule(Rule):
-    """A rule whose URL builders are compiled when first used. Werkzeug compiles two for each
-    rule (with ``ast`` and ``compile``) as the rule joins its map, about 30 ms for the
-    emulator's rules; the emulator matches URLs and never builds one."""
-
-    def _compile_builder(self, append_unknown: bool = True) -> Callable[..., tuple[str, str]]:
-        compiled: list[Callable[..., tuple[str, str]]] = []
-
-        def build(rule: Rule, *args: Any, **kwargs: Any) -> tuple[str, str]:
-            if not compiled:
-                compiled.append(Rule._compile_builder(rule, append_unknown))
-            return compiled[0](rule, *args, **kwargs)
-
-        return build
-
-
 class Router(Generic[E]):
     """Endpoints by method and path; ``what`` names them in a 404's reason."""
 
@@ -49,7 +34,7 @@ class Router(Generic[E]):
         self.what = what
         self.url_map = Map(
             [
-                _Rule(werkzeug_path(path), endpoint=endpoint, methods=[method])
+                LazyRule(werkzeug_path(path), endpoint=endpoint, methods=[method])
                 for method, path, endpoint in rules
             ],
             strict_slashes=False,

@@ -25,7 +25,6 @@ reader's socket) are cheroot's internals, not its public interface; the server's
 from __future__ import annotations
 
 import contextlib
-import selectors
 import socket
 import time
 from collections.abc import Callable
@@ -34,6 +33,8 @@ from typing import Any
 from cheroot import makefile
 from cheroot import server as cheroot_server
 from cheroot.workers import threadpool
+
+from altostratus.emulator.serving import cheroot_internals
 
 #: Worker threads of each port: the pool starts with the first figure and grows to the second.
 MIN_THREADS = 8
@@ -144,9 +145,7 @@ class Pool(threadpool.ThreadPool):
     cheroot's ``grow``, which sleeps a tenth of a second for each thread it starts)."""
 
     def put(self, obj: Any) -> None:
-        pool: Any = self
-        if self.idle <= pool._queue.qsize() and len(pool._threads) < self.max:
-            pool._threads.append(pool._spawn_worker())
+        cheroot_internals.grow(self)
         super().put(obj)
 
 
@@ -176,9 +175,7 @@ def gate(server: Any, connection: Connection, put: Callable[[Connection], None])
     connection.last_used = time.time()
     if started is not None:
         connection.last_used -= now - started + IDLE_TIMEOUT - HEADER_SECONDS
-    server._connections._selector.register(
-        connection.socket.fileno(), selectors.EVENT_READ, data=connection
-    )
+    cheroot_internals.watch(server, connection)
 
 
 def drain(environ: dict[str, Any], stream: Any, length: int | None, most: int) -> bool:

@@ -27,7 +27,7 @@ from typing import Any
 from cheroot import server as cheroot_server
 from cheroot import wsgi
 
-from altostratus.emulator.serving import peers
+from altostratus.emulator.serving import cheroot_internals, peers
 
 logger = logging.getLogger("altostratus.emulator.http")
 
@@ -128,13 +128,11 @@ class _Server(wsgi.Server):
         once by that connection, and its end is awaited more finely than cheroot's 10 ms
         steps, so a stop takes a millisecond or two.
         """
-        manager = getattr(self, "_connections", None)
         listening = getattr(self, "socket", None)
-        if self.ready and listening is not None and hasattr(manager, "_stop_requested"):
-            manager._stop_requested = True  # type: ignore[union-attr]
+        if self.ready and listening is not None and cheroot_internals.ask_to_stop(self):
             _wake(listening)
             deadline = time.monotonic() + 1.0
-            while getattr(manager, "_serving", False) and time.monotonic() < deadline:
+            while cheroot_internals.serving(self) and time.monotonic() < deadline:
                 time.sleep(0.0005)
         super().stop()
 
