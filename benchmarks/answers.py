@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from altostratus.emulator import Emulator
-from altostratus.emulator.server import BackgroundServer
+from altostratus.emulator.serving.server import BackgroundServer
 from benchmarks.measure import Pair, interleave
 from benchmarks.report import INFO, Section, Table, verdict
 from benchmarks.servers import fast_emulator

@@ -141,3 +141,74 @@ def test_an_emulator_serving_no_object_store_never_imports_moto() -> None:
         "assert not [m for m in sys.modules if m.split('.')[0] == 'moto'], 'moto imported'\n"
     )
     subprocess.run([sys.executable, "-c", program], check=True, timeout=120)
+
+
+EMULATOR = "altostratus.emulator"
+
+
+def _wing(module: str) -> str:
+    """The emulator's wing a module belongs to: its top-level module, or its folder."""
+    return ".".join(module.split(".")[:3])
+
+
+def _emulator_reach(graph: dict[str, set[str]], start: str) -> set[str]:
+    """The emulator's modules that the modules of the wing ``start`` import, directly or not."""
+    seen: set[str] = set()
+    todo = [m for m in graph if _wing(m) == start]
+    assert todo, f"no wing {start}"
+    while todo:
+        for nxt in graph[todo.pop()]:
+            if nxt.startswith(EMULATOR + ".") and nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return seen
+
+
+def wing_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """The emulator's import graph with each wing drawn as one node."""
+    wings: dict[str, set[str]] = {}
+    for module, imported in graph.items():
+        if module.startswith(EMULATOR + "."):
+            wings.setdefault(_wing(module), set()).update(
+                _wing(name) for name in imported if name.startswith(EMULATOR + ".")
+            )
+    return {wing: imported - {wing} for wing, imported in wings.items()}
+
+
+def test_the_emulator_keeps_at_most_nine_modules_at_its_top_level() -> None:
+    top = sorted(path.name for path in (PACKAGE / "emulator").glob("*.py"))
+    assert len(top) <= 9, top
+
+
+def test_no_wing_of_the_emulator_reaches_itself_through_another() -> None:
+    wings = wing_graph(import_graph())
+    assert {f"{EMULATOR}.serving", f"{EMULATOR}.requests", f"{EMULATOR}.state"} <= set(wings)
+    assert [_described(group, wings) for group in cycles(wings)] == []
+
+
+def test_serving_knows_nothing_of_the_state_the_routes_or_how_a_request_is_read() -> None:
+    reached = {_wing(m) for m in _emulator_reach(import_graph(), f"{EMULATOR}.serving")}
+    forbidden = {f"{EMULATOR}.{wing}" for wing in ("state", "routes", "requests", "app")}
+    assert reached & forbidden == set()
+
+
+def test_reading_a_request_knows_nothing_of_the_state() -> None:
+    reached = {_wing(m) for m in _emulator_reach(import_graph(), f"{EMULATOR}.requests")}
+    forbidden = {f"{EMULATOR}.{wing}" for wing in ("state", "routes", "persistence", "app")}
+    assert reached & forbidden == set()
+
+
+def test_a_wing_that_reaches_itself_through_another_is_found() -> None:
+    graph = {
+        f"{EMULATOR}.requests.reading": {f"{EMULATOR}.state.base"},
+        f"{EMULATOR}.state.base": {f"{EMULATOR}.state.table"},
+        f"{EMULATOR}.state.table": {f"{EMULATOR}.requests.bodies"},
+        f"{EMULATOR}.requests.bodies": set(),
+    }
+    wings = wing_graph(graph)
+    assert cycles(wings) == [[f"{EMULATOR}.requests", f"{EMULATOR}.state"]]
+    assert _emulator_reach(graph, f"{EMULATOR}.requests") == {
+        f"{EMULATOR}.state.base",
+        f"{EMULATOR}.state.table",
+        f"{EMULATOR}.requests.bodies",
+    }

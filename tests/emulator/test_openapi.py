@@ -9,8 +9,8 @@ from typing import Any
 from openapi_schema_validator import OAS30Validator
 from openapi_spec_validator import validate
 
-from altostratus.emulator.decisions import DECISIONS
 from altostratus.emulator.openapi import document
+from altostratus.emulator.state.decisions import DECISIONS
 from tests.support.service_api import Api, Reply
 
 BACKEND = {"ip": "10.0.0.9", "protocol": "TCP", "source_port": 80, "target_port": 80}

@@ -17,7 +17,7 @@ import pytest
 
 from altostratus.client import Client
 from altostratus.emulator import Emulator
-from altostratus.emulator.faults import MANGLES
+from altostratus.emulator.control.faults import MANGLES
 from altostratus.providers._base import Provider
 from altostratus.providers.firewall import FirewallProvider
 from altostratus.providers.firewall_rule import FirewallRuleProvider

@@ -11,7 +11,7 @@ import boto3
 from botocore.config import Config
 
 from altostratus.emulator.s3 import S3Bucket, S3Key, S3Service
-from altostratus.emulator.server import BackgroundServer
+from altostratus.emulator.serving.server import BackgroundServer
 
 OWNER = S3Key("AKIAOWNER00000000001", "owner-secret-" + "o" * 27, "account-a")
 SIBLING = S3Key("AKIASIBLING000000002", "sibling-secret-" + "s" * 25, "account-a")

@@ -27,7 +27,7 @@ from altostratus.cli._failure import fail
 from altostratus.cli._progress import Progress
 from altostratus.cli._project import Project
 from altostratus.emulator import Emulator
-from altostratus.emulator.server import ListenError
+from altostratus.emulator.serving.server import ListenError
 from altostratus.testing import DeploymentFailed, ProviderProcesses, Result, Stack, secret
 
 STACK = "dev"

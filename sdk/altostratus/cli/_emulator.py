@@ -205,7 +205,7 @@ def _integer(text: str) -> int:
 
 def _admin_network(text: str) -> str:
     try:
-        from altostratus.emulator.admin import admin_network
+        from altostratus.emulator.control.endpoints import admin_network
     except ModuleNotFoundError:  # the emulator extra is missing: the command says so
         return text
     try:

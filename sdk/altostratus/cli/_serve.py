@@ -12,8 +12,8 @@ from types import FrameType
 
 from altostratus.cli._failure import fail
 from altostratus.emulator import Emulator, SeedError, StateFileError
-from altostratus.emulator.request_lines import RequestPrinter
-from altostratus.emulator.server import ListenError
+from altostratus.emulator.serving.request_lines import RequestPrinter
+from altostratus.emulator.serving.server import ListenError
 
 _FLAGS = {"API": "--port", "S3": "--s3-port"}
 

@@ -9,6 +9,12 @@ its timeouts, so a request past its deadline fails like one that timed out.
 
 A sync httpx request does its socket operations on the thread that sent it, so the deadline is
 per thread.
+
+This is the one module of the package that touches httpx's and httpcore's private members: a
+client's transports (``Client._transport``, ``_mounts``), a transport's pool
+(``HTTPTransport._pool``) and the pool's backend (``ConnectionPool._network_backend``). Checked
+against httpx 0.27 to 0.28 and httpcore 1.0 (``pyproject.toml`` bounds both); a test holds
+every other module of the package to their public names.
 """
 
 from __future__ import annotations
@@ -21,8 +27,9 @@ from contextlib import contextmanager
 from typing import Any
 
 import httpcore
+import httpx
 
-__all__ = ["bound_pool", "deadline_at", "past_deadline"]
+__all__ = ["bound_client", "bound_pool", "deadline_at", "past_deadline"]
 
 _current = threading.local()
 
@@ -119,3 +126,10 @@ def bound_pool(transport: object) -> bool:
     if not isinstance(backend, _Backend):
         pool._network_backend = _Backend(backend)  # type: ignore[union-attr]
     return True
+
+
+def bound_client(client: httpx.Client) -> None:
+    """``bound_pool`` for each transport of ``client``: its default one and those mounted for
+    proxies from the environment."""
+    for mounted in (client._transport, *client._mounts.values()):
+        bound_pool(mounted)

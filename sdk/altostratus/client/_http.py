@@ -17,7 +17,7 @@ import httpx
 from httpx import BaseTransport, Timeout
 
 from altostratus._version import package_version
-from altostratus.client._deadline import bound_pool, deadline_at
+from altostratus.client._deadline import bound_client, deadline_at
 from altostratus.client._settings import Settings
 from altostratus.client.errors import (
     AltostratusError,
@@ -146,9 +146,7 @@ class HTTPClient:
             raise ConfigurationError(
                 clean_text(f"the API URL {settings.api_url!r} cannot be used ({exc})")
             ) from None
-        # The default transport and those mounted for proxies from the environment.
-        for mounted in (self._client._transport, *self._client._mounts.values()):
-            bound_pool(mounted)
+        bound_client(self._client)
 
     def request(
         self,

@@ -28,7 +28,7 @@ networks (``"172.16.0.0/12"``) whose callers the admin endpoints answer besides 
 
 The test controls are methods of the emulator (``add_fault``, ``requests``, ``advance_clock``,
 ``reset``, accounts and quota, ``export_state`` and ``load_state``: the admin endpoints called
-from Python, see ``control``), and
+from Python, see ``control.client``), and
 ``EmulatorControls(api_url)`` has them for an emulator served by another process.
 """
 
@@ -42,19 +42,19 @@ from collections.abc import Callable, Iterator, Sequence
 from types import TracebackType
 from typing import Any
 
-from altostratus.emulator.admin import admin_networks
 from altostratus.emulator.app import EmulatorApp
 from altostratus.emulator.clock import Clock
-from altostratus.emulator.control import ControlRefused, EmulatorControls
+from altostratus.emulator.control.client import ControlRefused, EmulatorControls
+from altostratus.emulator.control.endpoints import admin_networks
+from altostratus.emulator.control.same_origin import served_hosts
+from altostratus.emulator.control.seed import SeedError, check_shape, read_seed
+from altostratus.emulator.control.seed import apply as apply_seed
 from altostratus.emulator.persistence import StateFileError, StateFolder, snapshot
 from altostratus.emulator.persistence.codec import IncompatibleState
 from altostratus.emulator.persistence.files import DamagedStateFile
 from altostratus.emulator.s3 import S3Service
 from altostratus.emulator.s3.operations import Touched
-from altostratus.emulator.same_origin import served_hosts
-from altostratus.emulator.seed import SeedError, check_shape, read_seed
-from altostratus.emulator.seed import apply as apply_seed
-from altostratus.emulator.server import BackgroundServer
+from altostratus.emulator.serving.server import BackgroundServer
 from altostratus.emulator.state import Settings, State
 from altostratus.emulator.state.ids import IdSource
 from altostratus.emulator.vocabulary import region_catalogue

@@ -1,10 +1,10 @@
 """The service's WSGI application: routing, authentication, parameters, region, the test
 controls (faults, request log, rate limit), and the one place where a service request's errors
-become the JSON error body (``EmulatorError`` through ``wire.error_response``; anything else is a
-bug, logged and answered 500).
+become the JSON error body (``EmulatorError`` through ``routes.answers.error_response``;
+anything else is a bug, logged and answered 500).
 
-Fields an operation does not take (see ``bodies``) are ignored, as the service does, and listed
-in the request's log entry; a ``strict`` emulator refuses them instead (400
+Fields an operation does not take (see ``requests.bodies``) are ignored, as the service does,
+and listed in the request's log entry; a ``strict`` emulator refuses them instead (400
 ``parameter_<name>_unknown``), so a test can catch a wrong call."""
 
 from __future__ import annotations
@@ -19,31 +19,34 @@ from typing import Any
 
 from werkzeug.wrappers import Request, Response
 
-from altostratus.emulator import admin, limits, login, openapi, seed
-from altostratus.emulator.admin import IPNetwork
-from altostratus.emulator.call import Call, EventSink, Route
+from altostratus.emulator import openapi
+from altostratus.emulator.control import endpoints, seed
+from altostratus.emulator.control.endpoints import IPNetwork
+from altostratus.emulator.control.faults import Fault, Faults, mangled_body
+from altostratus.emulator.control.rate_limit import RateLimiter
+from altostratus.emulator.control.request_log import RequestLog
 from altostratus.emulator.errors import (
     EmulatorError,
     InjectedFault,
     RateLimited,
     Unauthorized,
 )
-from altostratus.emulator.faults import Fault, Faults, RateLimiter, RequestLog, mangled_body
-from altostratus.emulator.routes import ROUTES
-from altostratus.emulator.routing import Router
-from altostratus.emulator.server import CONNECTION_SOCKET
-from altostratus.emulator.state import State
-from altostratus.emulator.state.accounts import Account
-from altostratus.emulator.state.base import Effects
-from altostratus.emulator.wire import (
+from altostratus.emulator.requests.reading import (
     bearer_key,
-    error_response,
     ignored_query,
-    json_response,
     read_params,
     refuse_unknown,
     resolve_region,
 )
+from altostratus.emulator.requests.routing import Router
+from altostratus.emulator.routes import ROUTES, login
+from altostratus.emulator.routes.answers import error_response, json_response
+from altostratus.emulator.routes.call import Call, EventSink, Route
+from altostratus.emulator.serving import limits
+from altostratus.emulator.serving.server import CONNECTION_SOCKET
+from altostratus.emulator.state import State
+from altostratus.emulator.state.accounts import Account
+from altostratus.emulator.state.base import Effects
 
 logger = logging.getLogger("altostratus.emulator")
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
@@ -91,21 +94,21 @@ class EmulatorApp:
         #: (``--admin-from``: a container's host reaches it through Docker's bridge).
         self.admin_from: tuple[IPNetwork, ...] = ()
         #: Called with each service request's log entry, once answered, and the seconds it took
-        #: (see ``request_lines``; ``altostratus emulator`` prints it unless ``--quiet``).
+        #: (see ``serving.request_lines``; ``altostratus emulator`` prints it unless ``--quiet``).
         self.on_request: Callable[[dict[str, Any], float], None] | None = None
-        #: The seed a reset returns to (``Emulator(seed=...)``, see ``seed``).
+        #: The seed a reset returns to (``Emulator(seed=...)``, see ``control.seed``).
         self.seed: dict[str, Any] | None = None
         #: Runs a replacement of the whole state (a reset, a state import), which the state
         #: folder keeps as one change, all or nothing (set by ``Emulator`` with a state folder).
         self.replacing: Callable[[Callable[[], None]], None] = _run
-        #: ``cli auth``'s logins waiting for their approval (see ``login``).
+        #: ``cli auth``'s logins waiting for their approval (see ``routes.login``).
         self.logins = login.DeviceLogins()
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
         request = Request(environ)
         if request.path == "/_emulator" or request.path.startswith("/_emulator/"):
-            limit = admin.body_limit(request.path)
-            response = self._buffered(environ, limit) or admin.dispatch(self, request)
+            limit = endpoints.body_limit(request.path)
+            response = self._buffered(environ, limit) or endpoints.dispatch(self, request)
             changed = response.status_code < 400
         elif request.path in login.PATHS:
             response = self._buffered(environ) or login.dispatch(self.logins, self.state, request)

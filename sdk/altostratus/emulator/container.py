@@ -27,7 +27,7 @@ from typing import Any
 
 from testcontainers.core.container import DockerContainer
 
-from altostratus.emulator.control import EmulatorControls
+from altostratus.emulator.control.client import EmulatorControls
 
 #: The image's name when none is given (``docker build -t altostratus-emulator .``).
 IMAGE = "altostratus-emulator"
@@ -62,7 +62,8 @@ def _flags() -> set[str]:
 
     parser = argparse.ArgumentParser(add_help=False)
     configure_parser(parser, environ={})
-    return {action.dest for action in parser._actions} - {"port", "s3_port", "api_key", "host"}
+    flags = vars(parser.parse_args([]))  # every flag, at its default
+    return set(flags) - {"port", "s3_port", "api_key", "host"}
 
 
 def _setting(value: Any) -> str:

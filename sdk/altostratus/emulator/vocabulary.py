@@ -1,7 +1,7 @@
 """The service's vocabulary: its regions, the values its enumerated fields take, and the names of
 its events and quota fields.
 
-The stores, the request bodies (``bodies``) and the answers' schemas (``openapi_schemas``) all read
+The stores, the request bodies (``requests.bodies``) and the answers' schemas (``openapi``) all read
 it; it reads none of them, so each of those can import the others' needs from here.
 """
 

@@ -19,6 +19,10 @@ it changes nothing, the process keeps the SDK's bound, and it says so in one lin
 provider's log (its standard error), once per process; every operation works either way. The
 SDK change that makes this unnecessary: a ``max_workers`` for the server that a provider or the
 environment can set.
+
+This is the one module of the package that touches ``concurrent.futures``' private members (those
+above), checked against CPython 3.10 to 3.13; a test holds every other module of the package to
+the standard library's public names.
 """
 
 from __future__ import annotations

@@ -10,8 +10,8 @@ import dataclasses
 import importlib
 from collections.abc import Iterable
 
-from altostratus.emulator.call import Route, RouteTable
 from altostratus.emulator.routes import account, quota, regions
+from altostratus.emulator.routes.call import Route, RouteTable
 from altostratus.emulator.state.kinds import KINDS
 
 

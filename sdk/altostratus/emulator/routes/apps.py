@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from altostratus.emulator.bodies import AppDeploy, AppVariables
-from altostratus.emulator.call import SUCCESS, Call, RouteTable
+from altostratus.emulator.requests.bodies import AppDeploy, AppVariables
+from altostratus.emulator.routes.call import SUCCESS, Call, RouteTable
 from altostratus.emulator.state import organizations
 
 ROUTES = RouteTable(regional=False, prefix="/api/v1")

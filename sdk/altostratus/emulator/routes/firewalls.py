@@ -4,8 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from altostratus.emulator.bodies import FirewallCreate, FirewallUpdate, RuleCreate, RuleUpdate
-from altostratus.emulator.call import SUCCESS, Call, RouteTable, without
+from altostratus.emulator.requests.bodies import (
+    FirewallCreate,
+    FirewallUpdate,
+    RuleCreate,
+    RuleUpdate,
+)
+from altostratus.emulator.routes.call import SUCCESS, Call, RouteTable, without
 from altostratus.emulator.state.base import Encoded
 from altostratus.emulator.state.firewalls import Firewall
 

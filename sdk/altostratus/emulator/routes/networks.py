@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from altostratus.emulator.bodies import NetworkCreate, NetworkUpdate
-from altostratus.emulator.call import SUCCESS, Call, RouteTable
+from altostratus.emulator.requests.bodies import NetworkCreate, NetworkUpdate
+from altostratus.emulator.routes.call import SUCCESS, Call, RouteTable
 from altostratus.emulator.state.base import Encoded
 
 ROUTES = RouteTable(networking=True)

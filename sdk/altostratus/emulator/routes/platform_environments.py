@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from altostratus.emulator.bodies import PlatformEnvironmentCreate, PlatformEnvironmentUpdate
-from altostratus.emulator.call import SUCCESS, Call, RouteTable
+from altostratus.emulator.requests.bodies import (
+    PlatformEnvironmentCreate,
+    PlatformEnvironmentUpdate,
+)
+from altostratus.emulator.routes.call import SUCCESS, Call, RouteTable
 from altostratus.emulator.state.base import Encoded
 
 ROUTES = RouteTable(regional=False, prefix="/api/v1")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from altostratus.emulator.call import Call, RouteTable
+from altostratus.emulator.routes.call import Call, RouteTable
 from altostratus.emulator.state.accounts import describe_quota
 
 ROUTES = RouteTable(regional=False)

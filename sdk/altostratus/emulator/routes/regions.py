@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from altostratus.emulator.call import Call, RouteTable
+from altostratus.emulator.routes.call import Call, RouteTable
 from altostratus.emulator.vocabulary import DEFAULT_REGION
 
 ROUTES = RouteTable(networking=True, regional=False)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from altostratus.emulator.bodies import WebhookCreate, WebhookUpdate
-from altostratus.emulator.call import SUCCESS, Call, RouteTable
+from altostratus.emulator.requests.bodies import WebhookCreate, WebhookUpdate
+from altostratus.emulator.routes.call import SUCCESS, Call, RouteTable
 from altostratus.emulator.state import target_of
 from altostratus.emulator.state.base import Encoded
 from altostratus.emulator.state.webhooks import Webhook

@@ -32,7 +32,7 @@ from altostratus.emulator.s3.errors import (
     no_such_bucket,
 )
 from altostratus.emulator.s3.operations import signing_paths
-from altostratus.emulator.server import PRESERVED_HEADER_NAMES
+from altostratus.emulator.serving.server import PRESERVED_HEADER_NAMES
 
 MAX_SKEW_SECONDS = 15 * 60
 """How far a header-signed request's date may be from the server's clock, either way (S3's)."""

@@ -9,9 +9,9 @@ import hmac
 import re
 from typing import Any
 
-from altostratus.emulator import peers
 from altostratus.emulator.s3 import chunked, sigv4
 from altostratus.emulator.s3.errors import S3Error
+from altostratus.emulator.serving import peers
 
 _CHUNK = 1 << 20
 _DRAIN_LIMIT = 1 << 30

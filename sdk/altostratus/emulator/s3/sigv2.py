@@ -26,7 +26,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from altostratus.emulator.s3.errors import S3Error, access_denied, signature_mismatch
-from altostratus.emulator.server import PRESERVED_HEADER_NAMES
+from altostratus.emulator.serving.server import PRESERVED_HEADER_NAMES
 
 SCHEME = "AWS"
 

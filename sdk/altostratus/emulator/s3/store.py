@@ -5,6 +5,12 @@ reset, so every call here looks the backend up again instead of keeping a refere
 read from moto's records: every stored version of every key, plus the parts of unfinished
 multipart uploads. ``used_bytes`` counts a whole bucket; the front counts it once and keeps the
 count by measuring only what each write touches (``key_bytes``, ``upload_bytes``).
+
+This is the one module of the package that touches moto's private members: a key's
+``_version_id``, ``_is_versioned``, ``_etag``, ``_expiry`` and ``_metadata``, which the state
+folder keeps as plain values (``key_head``, ``key_from_head``). Checked against moto 5.1 to 5.2
+(``pyproject.toml`` bounds it below 5.3, and CI runs the S3 and state-folder tests on the newest
+release past that bound); a test holds every other module of the package to moto's public names.
 """
 
 from __future__ import annotations

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from altostratus.emulator.bodies import ApplicationDeploy
 from altostratus.emulator.errors import Conflict, not_found
+from altostratus.emulator.requests.bodies import ApplicationDeploy
 from altostratus.emulator.state import organizations
 from altostratus.emulator.state.base import Effects, Record, Store, entry, iso, new_id
 from altostratus.emulator.state.platform_environments import NAMESPACED

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from altostratus.emulator.bodies import AppDeploy, AppVariables
 from altostratus.emulator.errors import Conflict, not_found
+from altostratus.emulator.requests.bodies import AppDeploy, AppVariables
 from altostratus.emulator.state import organizations
 from altostratus.emulator.state.app_environments import BUILT_IN
 from altostratus.emulator.state.base import Effects, Record, Store, entry, iso, new_id

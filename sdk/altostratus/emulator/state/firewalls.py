@@ -7,13 +7,13 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from altostratus.emulator.bodies import (
+from altostratus.emulator.errors import in_use, invalid, missing, not_found
+from altostratus.emulator.requests.bodies import (
     FirewallCreate,
     FirewallUpdate,
     RuleCreate,
     RuleUpdate,
 )
-from altostratus.emulator.errors import in_use, invalid, missing, not_found
 from altostratus.emulator.state.accounts import require_quota
 from altostratus.emulator.state.base import Effects, Record, RecordTable, Store, entry, new_id
 

@@ -8,8 +8,12 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from altostratus.emulator.bodies import CredentialCreate, ObjectStoreCreate, ObjectStoreUpdate
 from altostratus.emulator.errors import BadRequest, invalid
+from altostratus.emulator.requests.bodies import (
+    CredentialCreate,
+    ObjectStoreCreate,
+    ObjectStoreUpdate,
+)
 from altostratus.emulator.state.accounts import require_quota
 from altostratus.emulator.state.base import Effects, Record, Store, entry, new_id
 from altostratus.emulator.state.ids import random_text

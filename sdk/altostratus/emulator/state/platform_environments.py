@@ -7,8 +7,11 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
 
-from altostratus.emulator.bodies import PlatformEnvironmentCreate, PlatformEnvironmentUpdate
 from altostratus.emulator.errors import Conflict, invalid, not_found
+from altostratus.emulator.requests.bodies import (
+    PlatformEnvironmentCreate,
+    PlatformEnvironmentUpdate,
+)
 from altostratus.emulator.state import organizations
 from altostratus.emulator.state.base import Effects, Record, Store, entry, iso, new_id
 

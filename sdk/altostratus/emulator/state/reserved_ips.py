@@ -6,8 +6,8 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
 
-from altostratus.emulator.bodies import ReservedIpCreate, ReservedIpUpdate
 from altostratus.emulator.errors import not_found
+from altostratus.emulator.requests.bodies import ReservedIpCreate, ReservedIpUpdate
 from altostratus.emulator.state.accounts import require_quota
 from altostratus.emulator.state.base import Effects, Record, Store, entry, new_id
 
