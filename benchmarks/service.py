@@ -24,7 +24,7 @@ from werkzeug.test import Client as WsgiClient
 
 from altostratus.client import Client
 from altostratus.emulator import Emulator
-from altostratus.emulator.requests.bodies import FirewallCreate, NetworkCreate
+from altostratus.emulator.reading.bodies import FirewallCreate, NetworkCreate
 from altostratus.emulator.state.base import Effects
 from benchmarks.measure import median
 from benchmarks.report import INFO, Section, Table, verdict

@@ -29,7 +29,7 @@ DOORS: dict[str, tuple[tuple[str, ...], frozenset[str]]] = {
             | {"_queue", "_threads", "_spawn_worker"}
         ),
     ),
-    "emulator/requests/werkzeug_internals.py": (("werkzeug",), frozenset({"_compile_builder"})),
+    "emulator/reading/werkzeug_internals.py": (("werkzeug",), frozenset({"_compile_builder"})),
     "emulator/s3/store.py": (
         ("moto",),
         frozenset({"_version_id", "_is_versioned", "_etag", "_expiry", "_metadata"}),

@@ -182,33 +182,33 @@ def test_the_emulator_keeps_at_most_nine_modules_at_its_top_level() -> None:
 
 def test_no_wing_of_the_emulator_reaches_itself_through_another() -> None:
     wings = wing_graph(import_graph())
-    assert {f"{EMULATOR}.serving", f"{EMULATOR}.requests", f"{EMULATOR}.state"} <= set(wings)
+    assert {f"{EMULATOR}.serving", f"{EMULATOR}.reading", f"{EMULATOR}.state"} <= set(wings)
     assert [_described(group, wings) for group in cycles(wings)] == []
 
 
 def test_serving_knows_nothing_of_the_state_the_routes_or_how_a_request_is_read() -> None:
     reached = {_wing(m) for m in _emulator_reach(import_graph(), f"{EMULATOR}.serving")}
-    forbidden = {f"{EMULATOR}.{wing}" for wing in ("state", "routes", "requests", "app")}
+    forbidden = {f"{EMULATOR}.{wing}" for wing in ("state", "routes", "reading", "app")}
     assert reached & forbidden == set()
 
 
 def test_reading_a_request_knows_nothing_of_the_state() -> None:
-    reached = {_wing(m) for m in _emulator_reach(import_graph(), f"{EMULATOR}.requests")}
+    reached = {_wing(m) for m in _emulator_reach(import_graph(), f"{EMULATOR}.reading")}
     forbidden = {f"{EMULATOR}.{wing}" for wing in ("state", "routes", "persistence", "app")}
     assert reached & forbidden == set()
 
 
 def test_a_wing_that_reaches_itself_through_another_is_found() -> None:
     graph = {
-        f"{EMULATOR}.requests.reading": {f"{EMULATOR}.state.base"},
+        f"{EMULATOR}.reading.parts": {f"{EMULATOR}.state.base"},
         f"{EMULATOR}.state.base": {f"{EMULATOR}.state.table"},
-        f"{EMULATOR}.state.table": {f"{EMULATOR}.requests.bodies"},
-        f"{EMULATOR}.requests.bodies": set(),
+        f"{EMULATOR}.state.table": {f"{EMULATOR}.reading.bodies"},
+        f"{EMULATOR}.reading.bodies": set(),
     }
     wings = wing_graph(graph)
-    assert cycles(wings) == [[f"{EMULATOR}.requests", f"{EMULATOR}.state"]]
-    assert _emulator_reach(graph, f"{EMULATOR}.requests") == {
+    assert cycles(wings) == [[f"{EMULATOR}.reading", f"{EMULATOR}.state"]]
+    assert _emulator_reach(graph, f"{EMULATOR}.reading") == {
         f"{EMULATOR}.state.base",
         f"{EMULATOR}.state.table",
-        f"{EMULATOR}.requests.bodies",
+        f"{EMULATOR}.reading.bodies",
     }

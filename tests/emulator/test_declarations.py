@@ -23,7 +23,7 @@ from altostratus.client.models import platform as platform_models
 from altostratus.client.models._base import Page
 from altostratus.emulator import vocabulary
 from altostratus.emulator.openapi import SCHEMAS, document
-from altostratus.emulator.requests.bodies import BODIES
+from altostratus.emulator.reading.bodies import BODIES
 from altostratus.emulator.vocabulary import EVENT_NAMES
 from altostratus.providers import _validate
 from altostratus.providers._events import WEBHOOK_EVENTS

@@ -31,14 +31,14 @@ from altostratus.emulator.errors import (
     RateLimited,
     Unauthorized,
 )
-from altostratus.emulator.requests.reading import (
+from altostratus.emulator.reading.parts import (
     bearer_key,
     ignored_query,
     read_params,
     refuse_unknown,
     resolve_region,
 )
-from altostratus.emulator.requests.routing import Router
+from altostratus.emulator.reading.routing import Router
 from altostratus.emulator.routes import ROUTES, login
 from altostratus.emulator.routes.answers import error_response, json_response
 from altostratus.emulator.routes.call import Call, EventSink, Route

@@ -13,9 +13,9 @@ import functools
 import re
 from typing import Any
 
-from altostratus.emulator.requests import bodies
-from altostratus.emulator.requests.params import MAX_PER_PAGE
-from altostratus.emulator.requests.schemas import (
+from altostratus.emulator.reading import bodies
+from altostratus.emulator.reading.params import MAX_PER_PAGE
+from altostratus.emulator.reading.schemas import (
     BACKEND_FIELDS,
     BOOL,
     INT,

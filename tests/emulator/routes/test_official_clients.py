@@ -17,7 +17,7 @@ import pytest
 
 from altostratus.emulator import Emulator
 from altostratus.emulator.app import EmulatorApp
-from altostratus.emulator.requests.bodies import BODIES
+from altostratus.emulator.reading.bodies import BODIES
 from tests.support.service_api import Api
 
 from ..serving.test_server import call

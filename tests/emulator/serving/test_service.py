@@ -14,7 +14,7 @@ import pytest
 
 from altostratus.client import Client
 from altostratus.emulator import Emulator
-from altostratus.emulator.requests.bodies import NetworkCreate
+from altostratus.emulator.reading.bodies import NetworkCreate
 from altostratus.emulator.state.base import Effects
 
 from .test_server import call

@@ -17,7 +17,7 @@ import pytest
 from werkzeug.test import Client as WsgiClient
 
 from altostratus.emulator import Emulator
-from altostratus.emulator.requests.bodies import (
+from altostratus.emulator.reading.bodies import (
     CredentialCreate,
     FirewallCreate,
     LoadBalancerCreate,

@@ -19,7 +19,7 @@ from altostratus.emulator import routes as emulator_routes
 from altostratus.emulator import state as emulator_state
 from altostratus.emulator.clock import Clock
 from altostratus.emulator.control.seed import check_shape
-from altostratus.emulator.requests.bodies import BODIES
+from altostratus.emulator.reading.bodies import BODIES
 from altostratus.emulator.routes import ROUTES
 from altostratus.emulator.state import State
 from altostratus.emulator.state.base import Store

@@ -18,9 +18,9 @@ from altostratus.emulator.control import same_origin, seed, seed_export
 from altostratus.emulator.control.faults import MANGLES, Faults
 from altostratus.emulator.control.request_log import RequestLog
 from altostratus.emulator.errors import BadRequest, EmulatorError, Forbidden, NotFound, invalid
-from altostratus.emulator.requests.params import Params, parse_integer
-from altostratus.emulator.requests.reading import json_object
-from altostratus.emulator.requests.routing import Router
+from altostratus.emulator.reading.params import Params, parse_integer
+from altostratus.emulator.reading.parts import json_object
+from altostratus.emulator.reading.routing import Router
 from altostratus.emulator.routes.answers import error_response, json_response
 from altostratus.emulator.routes.call import EventSink
 from altostratus.emulator.serving import limits

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from altostratus.emulator.requests.bodies import AppEnvironmentCreate
+from altostratus.emulator.reading.bodies import AppEnvironmentCreate
 from altostratus.emulator.routes.call import Call, RouteTable
 from altostratus.emulator.state import organizations
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from altostratus.emulator.requests.bodies import ApplicationDeploy
+from altostratus.emulator.reading.bodies import ApplicationDeploy
 from altostratus.emulator.routes.call import Call, RouteTable
 from altostratus.emulator.state import organizations
 from altostratus.emulator.state.base import Encoded

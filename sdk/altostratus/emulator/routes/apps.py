@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from altostratus.emulator.requests.bodies import AppDeploy, AppVariables
+from altostratus.emulator.reading.bodies import AppDeploy, AppVariables
 from altostratus.emulator.routes.call import SUCCESS, Call, RouteTable
 from altostratus.emulator.state import organizations
 

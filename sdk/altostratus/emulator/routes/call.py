@@ -8,8 +8,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
-from altostratus.emulator.requests.bodies import BODIES, NO_BODY
-from altostratus.emulator.requests.fields import Body
+from altostratus.emulator.reading.bodies import BODIES, NO_BODY
+from altostratus.emulator.reading.fields import Body
 from altostratus.emulator.state import State
 from altostratus.emulator.state.accounts import Account
 from altostratus.emulator.state.base import Effects

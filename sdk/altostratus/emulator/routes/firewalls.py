@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from altostratus.emulator.requests.bodies import (
+from altostratus.emulator.reading.bodies import (
     FirewallCreate,
     FirewallUpdate,
     RuleCreate,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from altostratus.emulator.requests.bodies import LoadBalancerCreate, LoadBalancerUpdate
+from altostratus.emulator.reading.bodies import LoadBalancerCreate, LoadBalancerUpdate
 from altostratus.emulator.routes.call import SUCCESS, Call, RouteTable, without
 from altostratus.emulator.state.base import Encoded
 from altostratus.emulator.state.load_balancers import LoadBalancer

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from werkzeug.wrappers import Request, Response
 
 from altostratus.emulator.errors import BadRequest, EmulatorError, NotFound, Unauthorized
-from altostratus.emulator.requests.reading import json_object
+from altostratus.emulator.reading.parts import json_object
 from altostratus.emulator.routes.answers import error_response, json_response
 from altostratus.emulator.state import organizations
 from altostratus.emulator.state.accounts import describe_quota

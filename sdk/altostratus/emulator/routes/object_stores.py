@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from altostratus.emulator.requests.bodies import ObjectStoreCreate, ObjectStoreUpdate
-from altostratus.emulator.requests.params import page_params
+from altostratus.emulator.reading.bodies import ObjectStoreCreate, ObjectStoreUpdate
+from altostratus.emulator.reading.params import page_params
 from altostratus.emulator.routes.call import SUCCESS, Call, RouteTable
 from altostratus.emulator.state.base import Encoded
 from altostratus.emulator.state.object_stores import ObjectStore

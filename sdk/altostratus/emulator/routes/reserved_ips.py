@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from altostratus.emulator.errors import missing
-from altostratus.emulator.requests.bodies import (
+from altostratus.emulator.reading.bodies import (
     ReservedIpAction,
     ReservedIpCreate,
     ReservedIpUpdate,
 )
-from altostratus.emulator.requests.params import page_params
+from altostratus.emulator.reading.params import page_params
 from altostratus.emulator.routes.call import SUCCESS, Call, RouteTable, pick
 from altostratus.emulator.state.base import Encoded
 from altostratus.emulator.state.reserved_ips import ReservedIp

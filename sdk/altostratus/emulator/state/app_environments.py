@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from altostratus.emulator.errors import Conflict, invalid, not_found
-from altostratus.emulator.requests.bodies import AppEnvironmentCreate
+from altostratus.emulator.reading.bodies import AppEnvironmentCreate
 from altostratus.emulator.state import organizations
 from altostratus.emulator.state.base import Effects, Record, Store, entry, iso, new_id
 from altostratus.emulator.vocabulary import DEFAULT_REGION

@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from altostratus.emulator.errors import Conflict, not_found
-from altostratus.emulator.requests.bodies import ApplicationDeploy
+from altostratus.emulator.reading.bodies import ApplicationDeploy
 from altostratus.emulator.state import organizations
 from altostratus.emulator.state.base import Effects, Record, Store, entry, iso, new_id
 from altostratus.emulator.state.platform_environments import NAMESPACED

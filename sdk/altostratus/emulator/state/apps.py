@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from altostratus.emulator.errors import Conflict, not_found
-from altostratus.emulator.requests.bodies import AppDeploy, AppVariables
+from altostratus.emulator.reading.bodies import AppDeploy, AppVariables
 from altostratus.emulator.state import organizations
 from altostratus.emulator.state.app_environments import BUILT_IN
 from altostratus.emulator.state.base import Effects, Record, Store, entry, iso, new_id

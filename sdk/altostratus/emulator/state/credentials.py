@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from altostratus.emulator.errors import Conflict, in_use, invalid
-from altostratus.emulator.requests.bodies import CredentialCreate, CredentialUpdate
+from altostratus.emulator.reading.bodies import CredentialCreate, CredentialUpdate
 from altostratus.emulator.state.base import Effects, Record, Store, entry, new_id
 from altostratus.emulator.state.ids import random_text
 

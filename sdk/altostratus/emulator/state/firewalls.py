@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from altostratus.emulator.errors import in_use, invalid, missing, not_found
-from altostratus.emulator.requests.bodies import (
+from altostratus.emulator.reading.bodies import (
     FirewallCreate,
     FirewallUpdate,
     RuleCreate,

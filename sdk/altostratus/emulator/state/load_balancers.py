@@ -8,13 +8,13 @@ from ipaddress import IPv4Address
 from typing import Any
 
 from altostratus.emulator.errors import invalid
-from altostratus.emulator.requests.bodies import (
+from altostratus.emulator.reading.bodies import (
     FirewallCreate,
     LoadBalancerCreate,
     LoadBalancerUpdate,
     RuleCreate,
 )
-from altostratus.emulator.requests.formats import Backend, parse_ports
+from altostratus.emulator.reading.formats import Backend, parse_ports
 from altostratus.emulator.state.accounts import require_quota
 from altostratus.emulator.state.base import Effects, Record, Store, entry, iso, new_id
 from altostratus.emulator.state.reserved_ips import ReservedIp

@@ -8,7 +8,7 @@ from ipaddress import IPv4Address, IPv4Network
 from typing import TYPE_CHECKING, Any
 
 from altostratus.emulator.errors import Conflict, in_use, not_found
-from altostratus.emulator.requests.bodies import NetworkCreate, NetworkUpdate
+from altostratus.emulator.reading.bodies import NetworkCreate, NetworkUpdate
 from altostratus.emulator.state.accounts import require_quota
 from altostratus.emulator.state.addresses import (
     RangeAllocator,

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from altostratus.emulator.errors import BadRequest, invalid
-from altostratus.emulator.requests.bodies import (
+from altostratus.emulator.reading.bodies import (
     CredentialCreate,
     ObjectStoreCreate,
     ObjectStoreUpdate,

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from altostratus.emulator.errors import Conflict, not_found
-from altostratus.emulator.requests.bodies import ApplicationRegister
+from altostratus.emulator.reading.bodies import ApplicationRegister
 from altostratus.emulator.state import organizations
 from altostratus.emulator.state.base import Effects, Record, Store, entry, iso, new_id
 from altostratus.emulator.state.platform_environments import NAMESPACED

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from altostratus.emulator.errors import Conflict, invalid, not_found
-from altostratus.emulator.requests.bodies import (
+from altostratus.emulator.reading.bodies import (
     PlatformEnvironmentCreate,
     PlatformEnvironmentUpdate,
 )

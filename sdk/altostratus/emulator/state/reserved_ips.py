@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from altostratus.emulator.errors import not_found
-from altostratus.emulator.requests.bodies import ReservedIpCreate, ReservedIpUpdate
+from altostratus.emulator.reading.bodies import ReservedIpCreate, ReservedIpUpdate
 from altostratus.emulator.state.accounts import require_quota
 from altostratus.emulator.state.base import Effects, Record, Store, entry, new_id
 

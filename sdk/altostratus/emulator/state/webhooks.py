@@ -6,7 +6,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
 
-from altostratus.emulator.requests.bodies import WebhookCreate, WebhookUpdate
+from altostratus.emulator.reading.bodies import WebhookCreate, WebhookUpdate
 from altostratus.emulator.state.base import Effects, Record, Store, entry, iso, new_id
 from altostratus.emulator.state.ids import random_hex
 

@@ -19,8 +19,8 @@ from unittest.mock import MagicMock
 import pytest
 
 from altostratus.emulator.errors import BadRequest
-from altostratus.emulator.requests.bodies import BODIES, INLINE_RULE, NetworkCreate
-from altostratus.emulator.requests.fields import Body
+from altostratus.emulator.reading.bodies import BODIES, INLINE_RULE, NetworkCreate
+from altostratus.emulator.reading.fields import Body
 from altostratus.emulator.routes import ROUTES
 from altostratus.emulator.routes.call import Call, Route
 

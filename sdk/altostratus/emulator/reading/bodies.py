@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from ipaddress import IPv4Network
 from typing import Any
 
-from altostratus.emulator.requests.fields import (
+from altostratus.emulator.reading.fields import (
     BOOLEAN,
     Body,
     choice,
@@ -35,7 +35,7 @@ from altostratus.emulator.requests.fields import (
     text,
     text_list,
 )
-from altostratus.emulator.requests.formats import (
+from altostratus.emulator.reading.formats import (
     Backend,
     parse_backends,
     parse_balancer_options,
@@ -49,7 +49,7 @@ from altostratus.emulator.requests.formats import (
     parse_private_cidr,
     parse_variables,
 )
-from altostratus.emulator.requests.schemas import BACKEND_FIELDS, TEXT, TEXTS, Schema, ref
+from altostratus.emulator.reading.schemas import BACKEND_FIELDS, TEXT, TEXTS, Schema, ref
 from altostratus.emulator.vocabulary import (
     ACTIONS,
     AFFINITIES,

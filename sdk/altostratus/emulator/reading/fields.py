@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, overload
 
 from altostratus.emulator.errors import invalid, missing
-from altostratus.emulator.requests.params import Params, port_number
-from altostratus.emulator.requests.schemas import BOOL, TEXT, Schema, ref
-from altostratus.emulator.requests.schemas import choice as choice_schema
+from altostratus.emulator.reading.params import Params, port_number
+from altostratus.emulator.reading.schemas import BOOL, TEXT, Schema, ref
+from altostratus.emulator.reading.schemas import choice as choice_schema
 from altostratus.emulator.vocabulary import REGIONS
 
 if TYPE_CHECKING:

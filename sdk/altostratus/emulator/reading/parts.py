@@ -11,9 +11,9 @@ from typing import Any
 from werkzeug.wrappers import Request
 
 from altostratus.emulator.errors import BadRequest, UnsupportedMediaType
-from altostratus.emulator.requests.bodies import NO_BODY
-from altostratus.emulator.requests.fields import Body
-from altostratus.emulator.requests.params import Params, parse_json
+from altostratus.emulator.reading.bodies import NO_BODY
+from altostratus.emulator.reading.fields import Body
+from altostratus.emulator.reading.params import Params, parse_json
 from altostratus.emulator.vocabulary import DEFAULT_REGION, REGIONS
 
 MUTATING = ("POST", "PUT", "PATCH", "DELETE")

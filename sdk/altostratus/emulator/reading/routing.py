@@ -17,7 +17,7 @@ from werkzeug.routing import Map
 from werkzeug.wrappers import Request
 
 from altostratus.emulator.errors import MethodNotAllowed, NotFound
-from altostratus.emulator.requests.werkzeug_internals import LazyRule
+from altostratus.emulator.reading.werkzeug_internals import LazyRule
 
 E = TypeVar("E")
 

@@ -14,8 +14,8 @@ from ipaddress import IPv4Address, IPv4Network
 from typing import Any, TypedDict
 
 from altostratus.emulator.errors import invalid
-from altostratus.emulator.requests.params import parse_integer, port_number
-from altostratus.emulator.requests.schemas import BACKEND_FIELDS
+from altostratus.emulator.reading.params import parse_integer, port_number
+from altostratus.emulator.reading.schemas import BACKEND_FIELDS
 from altostratus.emulator.vocabulary import BACKEND_PROTOCOLS, EVENT_NAMES
 from altostratus.emulator.webhooks.sending import url_problem
 
