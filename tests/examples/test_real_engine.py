@@ -19,7 +19,7 @@ from pulumi_cli import Project
 
 from altostratus.client import Client
 from altostratus.emulator import Emulator
-from altostratus.testing._engine_events import SECRET_SIGNATURE
+from altostratus.testing.real import SECRET_SIGNATURE
 
 pytestmark = [pytest.mark.real_engine, pytest.mark.timeout(600)]
 

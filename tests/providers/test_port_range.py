@@ -10,7 +10,7 @@ from engine import Engine
 from altostratus.client import Client
 from altostratus.providers.firewall import FirewallProvider
 from altostratus.providers.firewall_rule import FirewallRuleProvider
-from altostratus.testing._process import CheckFailed
+from altostratus.testing import CheckFailed
 
 
 def _firewall(api: Client) -> str:

@@ -14,10 +14,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from altostratus.testing._deletes import delete_one
-from altostratus.testing._ledger import Ledger
-from altostratus.testing._paths import ignore_changes, replace_on_changes
-from altostratus.testing._process import DiffAnswer
 from altostratus.testing._properties import (
     UNKNOWN,
     Properties,
@@ -25,8 +21,12 @@ from altostratus.testing._properties import (
     contains_unknowns,
     reveal,
 )
-from altostratus.testing._state import Goal, ResourceState, is_dynamic
-from altostratus.testing._steps import ResourceFailed
+from altostratus.testing.runner.deletes import delete_one
+from altostratus.testing.runner.ledger import Ledger
+from altostratus.testing.runner.paths import ignore_changes, replace_on_changes
+from altostratus.testing.runner.process import DiffAnswer
+from altostratus.testing.runner.state import Goal, ResourceState, is_dynamic
+from altostratus.testing.runner.steps import ResourceFailed
 
 PROTECTED_REPLACE = (
     'unable to replace resource "{urn}" as it is currently marked for protection. To unprotect '

@@ -13,11 +13,12 @@ import threading
 from collections.abc import Callable
 from typing import NoReturn
 
-from altostratus.testing._aliases import Aliases
-from altostratus.testing._process import DiffAnswer, ProviderProcess
 from altostratus.testing._properties import Properties, mark_secret_outputs
-from altostratus.testing._state import Goal, ResourceState, Snapshot
-from altostratus.testing._steps import Canceled, EventSink, ResourceFailed, Steps
+from altostratus.testing._results import EventSink
+from altostratus.testing.runner.aliases import Aliases
+from altostratus.testing.runner.process import DiffAnswer, ProviderProcess
+from altostratus.testing.runner.state import Goal, ResourceState, Snapshot
+from altostratus.testing.runner.steps import Canceled, ResourceFailed, Steps
 
 OtherProvider = Callable[[Goal], tuple[str, Properties]]
 """Outputs of a resource another provider manages: its id and outputs, given its goal."""

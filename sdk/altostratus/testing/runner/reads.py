@@ -3,10 +3,10 @@ read step), and ``import_`` (its import step)."""
 
 from __future__ import annotations
 
-from altostratus.testing._ledger import Ledger
 from altostratus.testing._properties import Properties, annotate_secrets, is_unknown, reveal
-from altostratus.testing._state import Goal, ResourceState
-from altostratus.testing._steps import ResourceFailed
+from altostratus.testing.runner.ledger import Ledger
+from altostratus.testing.runner.state import Goal, ResourceState
+from altostratus.testing.runner.steps import ResourceFailed
 
 
 class Reads(Ledger):

@@ -9,18 +9,18 @@ providers get the outputs the caller supplies; component resources only record t
 
 from __future__ import annotations
 
-from altostratus.testing._deletes import DeferredDeletes
-from altostratus.testing._ledger import OtherProvider
-from altostratus.testing._paths import ignore_changes
 from altostratus.testing._properties import (
     Properties,
     annotate_secrets,
     mark_secret_outputs,
     reveal,
 )
-from altostratus.testing._reads import Reads
-from altostratus.testing._replacements import Replacements
-from altostratus.testing._state import Goal, ResourceState, is_dynamic
+from altostratus.testing.runner.deletes import DeferredDeletes
+from altostratus.testing.runner.ledger import OtherProvider
+from altostratus.testing.runner.paths import ignore_changes
+from altostratus.testing.runner.reads import Reads
+from altostratus.testing.runner.replacements import Replacements
+from altostratus.testing.runner.state import Goal, ResourceState, is_dynamic
 
 __all__ = ["Deployment", "OtherProvider"]
 

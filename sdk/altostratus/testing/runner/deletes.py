@@ -16,11 +16,11 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 
-from altostratus.testing._ledger import Ledger
-from altostratus.testing._process import ProviderProcess
 from altostratus.testing._properties import reveal
-from altostratus.testing._state import ResourceState, Snapshot, is_dynamic
-from altostratus.testing._steps import (
+from altostratus.testing.runner.ledger import Ledger
+from altostratus.testing.runner.process import ProviderProcess
+from altostratus.testing.runner.state import ResourceState, Snapshot, is_dynamic
+from altostratus.testing.runner.steps import (
     PARALLEL,
     Canceled,
     ResourceFailed,
