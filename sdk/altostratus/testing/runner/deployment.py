@@ -135,40 +135,42 @@ class Deployment:
     def _register_dynamic(
         self, goal: Goal, old: ResourceState | None, news: Properties
     ) -> tuple[str, Properties]:
-        ledger, phase = self.ledger, self.replacements
+        ledger, replacements = self.ledger, self.replacements
         recreating = old is not None and old.urn in ledger.deleted()
         # ``continueStepsFromImport``: no olds when the resource is new, was deleted earlier in
         # this deployment (a delete-before-replace of a resource it depends on), or was only read
         # (``External``): Pulumi does not own its inputs. Those are checked as the program gave
         # them; the others against the old inputs, with the ignored changes undone.
         if old is None or recreating or old.external:
-            inputs = phase.check(goal, {}, goal.properties)
+            inputs = replacements.check(goal, {}, goal.properties)
         else:
-            inputs = phase.check(goal, old.inputs, news)
+            inputs = replacements.check(goal, old.inputs, news)
         if old is None:
-            return phase.create(goal, inputs, "create")
+            return replacements.create(goal, inputs, "create")
         if recreating:
             # Case 1 "recreating": already deleted, so it is replaced without a diff.
-            return phase.create(goal, inputs, "replace")
+            return replacements.create(goal, inputs, "replace")
         if old.external:
             # Case 2 "wasExternal": a resource the stack only read is now declared. Pulumi may
             # not touch the one it read, so it creates one in its place; the read one is
             # "deleted" at the end, which for an external resource only forgets it.
-            created = phase.create(goal, inputs, "replace")
+            created = replacements.create(goal, inputs, "replace")
             ledger.condemn(old)
             return created
         if old.pending_replacement:
             # ``continueStepsFromDiff``: deleted by an earlier, failed deployment's
             # delete-before-replace, so replaced whatever the diff says, with nothing to delete.
-            return phase.create(goal, phase.check(goal, {}, goal.properties), "replace")
-        diff, triggered = phase.decide(goal, old, inputs)
+            return replacements.create(
+                goal, replacements.check(goal, {}, goal.properties), "replace"
+            )
+        diff, triggered = replacements.decide(goal, old, inputs)
         ledger.note_diff(goal.urn, diff)
         if not diff.some:
             # ``SameStep.Apply`` (step.go) keeps the old id and outputs and the new inputs.
             return ledger.record(goal, "same", old.id, inputs, old.outputs)
         if not (diff.replaces or triggered):
             return self._update(goal, old, inputs)
-        return phase.replace(goal, old, diff)
+        return replacements.replace(goal, old, diff)
 
     def _update(self, goal: Goal, old: ResourceState, inputs: Properties) -> tuple[str, Properties]:
         ledger = self.ledger
