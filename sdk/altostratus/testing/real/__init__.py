@@ -19,7 +19,6 @@ from altostratus._exports import lazy_exports
 if TYPE_CHECKING:
     from altostratus._pulumi_format import SECRET_SIGNATURE as SECRET_SIGNATURE
     from altostratus.testing.real.automation import AutomationStack as AutomationStack
-    from altostratus.testing.real.automation import cli_available as cli_available
     from altostratus.testing.real.events import EngineEvents as EngineEvents
     from altostratus.testing.real.events import check_failure as check_failure
     from altostratus.testing.real.events import exported_resource as exported_resource
