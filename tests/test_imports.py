@@ -5,6 +5,10 @@ late, to keep an extra or Pulumi out of a light import), under ``if TYPE_CHECKIN
 only), and in a package's list of public names (loaded on first use). One kind is left out: a
 module naming, for its hints only, a type of a package it belongs to (the stores name ``State``,
 which composes them).
+
+``altostratus.testing`` stands in two wings over the records they share: the runner (the
+engine's stand-in) and the real engine's adapter import neither each other nor ``Stack`` above
+them.
 """
 
 from __future__ import annotations
@@ -130,6 +134,52 @@ def test_the_graph_sees_imports_in_functions_hints_and_public_name_lists() -> No
 def test_a_cycle_is_found_whatever_its_length() -> None:
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
     assert cycles(graph) == [["a", "b", "c"]]
+
+
+TESTING = "altostratus.testing"
+WINGS = (f"{TESTING}.runner", f"{TESTING}.real")
+"""The engine's stand-in and the real engine's adapter: neither imports the other."""
+SHARED = frozenset({f"{TESTING}._results", f"{TESTING}._properties", f"{TESTING}._project"})
+"""What both wings speak (results, property values, the project and its configuration), below
+them: it imports neither, nor ``Stack``, the public face or the pytest plugin above them."""
+
+
+def _within(module: str, package: str) -> bool:
+    return module == package or module.startswith(package + ".")
+
+
+def wing_breaches(graph: dict[str, set[str]]) -> list[str]:
+    """The imports of ``altostratus.testing`` that break the wings' rules: a wing importing
+    anything of ``testing`` but itself and the shared records, or a shared record importing
+    anything of ``testing`` but the other shared records."""
+    found = []
+    for module in sorted(graph):
+        wing = next((w for w in WINGS if _within(module, w)), None)
+        if wing is None and module not in SHARED:
+            continue
+        for name in sorted(graph[module]):
+            allowed = name in SHARED or (wing is not None and _within(name, wing))
+            if _within(name, TESTING) and not allowed:
+                found.append(f"{module} -> {name}")
+    return found
+
+
+def test_the_runners_wings_import_only_themselves_and_the_records_they_share() -> None:
+    assert wing_breaches(import_graph()) == []
+
+
+def test_a_wing_importing_the_other_or_what_stands_above_it_is_found() -> None:
+    graph = {
+        f"{TESTING}.runner.monitor": {f"{TESTING}.real.events", f"{TESTING}._results"},
+        f"{TESTING}.real.automation": {f"{TESTING}._stack", "altostratus._pulumi_format"},
+        f"{TESTING}._results": {f"{TESTING}.runner.state"},
+        f"{TESTING}._stack": {f"{TESTING}.runner.monitor", f"{TESTING}.real.automation"},
+    }
+    assert wing_breaches(graph) == [
+        f"{TESTING}._results -> {TESTING}.runner.state",
+        f"{TESTING}.real.automation -> {TESTING}._stack",
+        f"{TESTING}.runner.monitor -> {TESTING}.real.events",
+    ]
 
 
 def test_an_emulator_serving_no_object_store_never_imports_moto() -> None:

@@ -261,8 +261,7 @@ def test_ctrl_c_as_the_address_is_printed_still_stops_the_emulator_in_words() ->
 
 
 def test_the_provider_process_started_early_is_the_one_the_runner_starts() -> None:
-    from altostratus.testing._launch import COMMAND
-    from altostratus.testing._process import ProviderProcess
+    from altostratus.testing.runner import COMMAND, ProviderProcess
 
     assert ProviderProcess.command == COMMAND
 

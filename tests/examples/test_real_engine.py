@@ -17,7 +17,7 @@ import pytest
 
 from altostratus.client import Client
 from altostratus.emulator import Emulator
-from altostratus.testing._engine_events import SECRET_SIGNATURE
+from altostratus.testing.real import SECRET_SIGNATURE
 from tests.support.account import EXAMPLES, leftovers
 from tests.support.pulumi_cli import Project
 

@@ -9,7 +9,7 @@ import pytest
 from altostratus.client import Client
 from altostratus.providers.firewall import FirewallProvider
 from altostratus.providers.firewall_rule import FirewallRuleProvider
-from altostratus.testing._process import CheckFailed
+from altostratus.testing import CheckFailed
 from tests.support.engine import Engine
 
 

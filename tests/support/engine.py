@@ -13,17 +13,24 @@ from typing import Any
 from pulumi.dynamic import ResourceProvider
 from pulumi.dynamic.dynamic import serialize_provider
 
-from altostratus.testing._engine import Deployment
-from altostratus.testing._operations import refresh_one
-from altostratus.testing._process import (
+from altostratus.testing.runner import (
     PROVIDER_KEY,
     CheckFailed,
+    Deployment,
     DiffAnswer,
+    Goal,
     ProviderProcess,
+    ResourceFailed,
+    ResourceState,
+    Snapshot,
+    StepEvent,
+    Steps,
+    from_struct,
+    refresh_one,
+    reveal,
+    to_struct,
+    urn_type,
 )
-from altostratus.testing._properties import from_struct, reveal, to_struct
-from altostratus.testing._state import Goal, ResourceState, Snapshot, StepEvent, urn_type
-from altostratus.testing._steps import ResourceFailed, Steps
 
 __all__ = [
     "PROVIDER_KEY",

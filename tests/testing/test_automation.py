@@ -7,6 +7,7 @@ events and exported state are read is checked everywhere, on the engine's own fo
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import Callable
 from types import SimpleNamespace
 from typing import Any
@@ -20,10 +21,9 @@ from pulumi.automation._cmd import CommandResult
 import altostratus as alto
 from altostratus.emulator import Emulator
 from altostratus.testing import DeploymentFailed, Stack, StepEvent
-from altostratus.testing import _stack as stack_module
-from altostratus.testing._automation import AutomationStack
-from altostratus.testing._engine_events import (
+from altostratus.testing.real import (
     SECRET_SIGNATURE,
+    AutomationStack,
     EngineEvents,
     check_failure,
     exported_resource,
@@ -48,19 +48,19 @@ def test_the_engine_is_chosen_explicitly_or_by_the_cli_on_path(
     monkeypatch: pytest.MonkeyPatch, engine: str | None, cli: bool, chosen: str
 ) -> None:
     monkeypatch.delenv("ALTOSTRATUS_TESTING_ENGINE", raising=False)
-    monkeypatch.setattr(stack_module, "cli_available", lambda: cli)
-    assert stack_module.choose_engine(engine) == chosen
+    monkeypatch.setattr(shutil, "which", lambda name: f"/bin/{name}" if cli else None)
+    assert Stack(lambda: None, engine=engine).engine == chosen
 
 
 def test_the_environment_sets_the_default_engine(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(stack_module, "cli_available", lambda: False)
+    monkeypatch.setattr(shutil, "which", lambda name: None)
     monkeypatch.setenv("ALTOSTRATUS_TESTING_ENGINE", "auto")
-    assert stack_module.choose_engine(None) == "runner"
+    assert Stack(lambda: None).engine == "runner"
     monkeypatch.setenv("ALTOSTRATUS_TESTING_ENGINE", "pulumi")
     with pytest.raises(RuntimeError, match="needs the pulumi CLI on PATH"):
-        stack_module.choose_engine(None)
+        Stack(lambda: None)
     with pytest.raises(ValueError, match="runner, pulumi, auto"):
-        stack_module.choose_engine("terraform")
+        Stack(lambda: None, engine="terraform")
 
 
 def test_the_engines_check_failure_messages_name_the_property() -> None:

@@ -8,11 +8,16 @@ from typing import Any
 import pytest
 
 from altostratus.testing import ResourceState, Snapshot
-from altostratus.testing._engine import Deployment
-from altostratus.testing._operations import destroy, refresh
-from altostratus.testing._process import CheckFailure, DiffAnswer
-from altostratus.testing._state import Goal
-from altostratus.testing._steps import Canceled, ResourceFailed
+from altostratus.testing.runner import (
+    Canceled,
+    CheckFailure,
+    Deployment,
+    DiffAnswer,
+    Goal,
+    ResourceFailed,
+    destroy,
+    refresh,
+)
 
 TYPE = "pulumi-python:dynamic/altostratus:Thing"
 

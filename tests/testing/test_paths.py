@@ -7,8 +7,13 @@ from typing import Any
 import pytest
 
 from altostratus.testing import secret
-from altostratus.testing._paths import contains, ignore_changes, parse, replace_on_changes
-from altostratus.testing._properties import is_secret
+from altostratus.testing.runner import (
+    contains,
+    ignore_changes,
+    is_secret,
+    parse,
+    replace_on_changes,
+)
 
 
 @pytest.mark.parametrize(

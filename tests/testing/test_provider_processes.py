@@ -14,7 +14,7 @@ import altostratus as alto
 from altostratus.emulator import Emulator
 from altostratus.providers.network import NetworkProvider
 from altostratus.testing import ProviderProcesses, Stack
-from altostratus.testing._process import PROVIDER_KEY, ProviderProcess
+from altostratus.testing.runner import PROVIDER_KEY, ProviderProcess
 
 
 def test_a_provider_process_ends_once_its_engine_has_gone(emulator: Emulator) -> None:

@@ -21,6 +21,8 @@ CONFTEST = 'pytest_plugins = ["altostratus.testing.pytest_plugin"]\n'
 CHILDREN = '''
 from pathlib import Path
 
+from altostratus.testing.runner import COMMAND
+
 
 def provider_children():
     """The provider processes this session's process started and that still run."""
@@ -35,7 +37,7 @@ def provider_children():
                 line = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\\0", b" ")
             except FileNotFoundError:
                 continue
-            if b"altostratus.testing._provider_main" in line:
+            if " ".join(COMMAND[1:]).encode() in line:
                 found.append(int(pid))
     return found
 '''

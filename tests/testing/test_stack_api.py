@@ -357,8 +357,7 @@ def test_a_provider_process_that_ends_before_serving_fails_the_first_step_in_one
     without announcing a port fails that step, naming it, instead of hanging or a traceback."""
     import sys
 
-    from altostratus.testing import ProviderProcesses
-    from altostratus.testing._process import ProviderProcess
+    from altostratus.testing import ProviderProcess, ProviderProcesses
 
     processes = ProviderProcesses()
     processes.warm(ProviderProcess.launch(command=(sys.executable, "-c", program)))

@@ -11,7 +11,7 @@ from typing import Any
 
 from altostratus.cli._emulator import EXTRA_MODULES, port_number
 from altostratus.cli._failure import fail
-from altostratus.testing._launch import launch, stop
+from altostratus.testing.runner.launch import launch, stop
 
 DESCRIPTION = """\
 Deploy Pulumi projects (Python programs) end to end on a local emulator started in this

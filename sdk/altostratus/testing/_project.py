@@ -1,4 +1,4 @@
-"""A Pulumi project directory, run as the Python language host runs it.
+"""A Pulumi project directory as the language host runs it, and a stack's configuration.
 
 ``Pulumi.yaml`` names the project (``name:``), may move the program (``main:``, a folder
 holding ``__main__.py`` or a file) and may give configuration defaults (``config:``), which a
@@ -14,6 +14,7 @@ import os
 import re
 import runpy
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,19 @@ import yaml
 
 _NAME = re.compile(r"^name:[ \t]*['\"]?([^'\"\s#]+)", re.MULTILINE)
 _MAIN = re.compile(r"^main:[ \t]*['\"]?([^'\"\s#]+)", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class ConfigValue:
+    """A stack configuration value, and whether it is a secret (``pulumi config set --secret``)."""
+
+    value: str
+    secret: bool = False
+
+
+def full_key(project: str, key: str) -> str:
+    """``key`` with its namespace: bare keys belong to the project."""
+    return key if ":" in key else f"{project}:{key}"
 
 
 def _settings(directory: Path) -> str:

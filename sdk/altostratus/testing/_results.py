@@ -1,30 +1,99 @@
-"""What a stack operation returns to the test: outputs, each resource's operation, failures."""
+"""What a stack operation tells the test, whichever engine runs it: a ``StepEvent`` as each step
+starts and ends, then a ``Result`` (the stack's outputs as ``OutputValue``, each resource's
+operation and values as ``ResourceResult``, each failure as ``Failure``) or ``DeploymentFailed``.
+
+Both engines speak it: the runner (``runner/report.py``) and the real engine's adapter
+(``real/events.py``) each turn what they did into these records.
+"""
 
 from __future__ import annotations
 
 import builtins
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from altostratus.testing._process import CheckFailure
-from altostratus.testing._program import OutputValue
-from altostratus.testing._properties import is_secret, reveal
-from altostratus.testing._state import ResourceState, Snapshot, urn_type
-from altostratus.testing._steps import ResourceFailed
+STACK_TYPE = "pulumi:pulumi:Stack"
 
-PROVIDER_KEY = "__provider"
-NAME_PREFIX = "__name_prefix"
-READ_GIVEN = "__read"
-STEP_OPERATIONS = {
-    **{op: op for op in ("create", "update", "delete", "replace", "read", "import", "discard")},
-    "create-replacement": "replace",
-    "delete-replaced": "replace",
-    "refresh": "refresh",
-}
-"""The steps the engine starts (and reports) before the provider answers, by the operation a
-``Result`` names for them: a failed step still names its resource."""
+HIDDEN = ("__provider", "__name_prefix", "__read")
+"""The dynamic provider's own keys (the pickled provider, the auto-name prefix, the read
+marker), left out of a ``ResourceResult``'s inputs and outputs."""
+
+RESOURCE_MARK = "@isPulumiResource"
+"""Added by ``massage`` to an exported resource during a preview, for the engine's display."""
+
+
+SECRET_SHOWN = "[secret]"
+"""What ``pulumi stack output`` prints in place of a secret (without ``--show-secrets``)."""
+
+OutputPath = tuple[str | int, ...]
+"""Where a value sits inside an output: object keys and list indexes."""
+
+
+@dataclass(frozen=True)
+class OutputValue:
+    """A stack output and whether it is a secret (as ``pulumi.automation.OutputValue``).
+
+    ``value`` is plain; ``secret`` says the whole output is secret, ``secret_paths`` where
+    secrets sit inside an output that is not (a dict or list holding a secret resource output),
+    as the engine's state marks them. ``shown`` is the value as ``pulumi stack output --json``
+    prints it, ``"[secret]"`` in each of those places; ``holds_secret`` whether any is there."""
+
+    value: Any
+    secret: bool = False
+    secret_paths: tuple[OutputPath, ...] = ()
+
+    @property
+    def holds_secret(self) -> bool:
+        return self.secret or bool(self.secret_paths)
+
+    @property
+    def shown(self) -> Any:
+        if self.secret:
+            return SECRET_SHOWN
+        shown = self.value
+        for path in self.secret_paths:
+            shown = _masked(shown, path)
+        return shown
+
+
+def _masked(value: Any, path: OutputPath) -> Any:
+    """``value`` (not changed) with ``"[secret]"`` at ``path``."""
+    if not path:
+        return SECRET_SHOWN
+    head, rest = path[0], path[1:]
+    if isinstance(value, dict) and head in value:
+        return {**value, head: _masked(value[head], rest)}
+    if isinstance(value, list) and isinstance(head, int) and 0 <= head < len(value):
+        return [_masked(item, rest) if i == head else item for i, item in enumerate(value)]
+    return value
+
+
+def secret_paths(
+    value: Any, marked: Callable[[Any], bool], path: OutputPath = ()
+) -> list[OutputPath]:
+    """The paths of the values ``marked`` secret inside ``value`` (not its own mark)."""
+    found: list[OutputPath] = []
+    items: list[tuple[str | int, Any]] = []
+    if isinstance(value, dict):
+        items = [(k, v) for k, v in value.items() if k != RESOURCE_MARK]
+    elif isinstance(value, list):
+        items = list(enumerate(value))
+    for key, item in items:
+        if marked(item):
+            found.append((*path, key))
+        else:
+            found += secret_paths(item, marked, (*path, key))
+    return sorted(found, key=str)
+
+
+def urn_name(urn: str) -> str:
+    return urn.rsplit("::", 1)[-1]
+
+
+def urn_type(urn: str) -> str:
+    return urn.split("::")[2].rsplit("$", 1)[-1]
 
 
 def resource_key(urn: str) -> str:
@@ -71,23 +140,6 @@ class ResourceResult:
     def name(self) -> str:
         return self.urn.rsplit("::", 1)[-1]
 
-    @classmethod
-    def of(cls, op: str, state: ResourceState | None, urn: str, type_: str) -> ResourceResult:
-        if state is None:
-            return cls(urn, type_, op, "", {}, {})
-        hidden = (PROVIDER_KEY, NAME_PREFIX, READ_GIVEN)
-        return cls(
-            urn=urn,
-            type=type_,
-            op=op,
-            id=state.id,
-            inputs={k: reveal(v) for k, v in state.inputs.items() if k not in hidden},
-            outputs={k: reveal(v) for k, v in state.outputs.items() if k not in hidden},
-            secret_outputs=frozenset(
-                k for k, v in state.outputs.items() if is_secret(v) and k not in hidden
-            ),
-        )
-
 
 @dataclass(frozen=True)
 class CheckFailureResult:
@@ -131,14 +183,6 @@ class Failure:
             return f"{self.urn}: check failed: {self.property}: {self.message}"
         return f"{self.urn}: {self.op} failed: {self.message}"
 
-    @classmethod
-    def of(cls, failed: ResourceFailed) -> list[Failure]:
-        """The failures a runner's ``ResourceFailed`` reports: one per refused property."""
-        type_ = urn_type(failed.urn) if failed.urn.count("::") >= 3 else ""
-        if failed.failures:
-            return [cls(failed.urn, type_, "check", f.reason, f.property) for f in failed.failures]
-        return [cls(failed.urn, type_, failed.op, failed.message, reference=failed.reference)]
-
 
 @dataclass
 class Result:
@@ -178,40 +222,6 @@ class Result:
         """The outputs' plain values."""
         return {name: output.value for name, output in self.outputs.items()}
 
-    @classmethod
-    def build(
-        cls,
-        command: str,
-        operations: Mapping[str, str],
-        before: Snapshot,
-        after: Snapshot,
-        failures: list[ResourceFailed],
-        outputs: dict[str, OutputValue] | None = None,
-    ) -> Result:
-        result = cls(command, dict(outputs or {}))
-        # A step that started and failed is reported with its operation, as the engine's
-        # events report it (a ``ResourcePreEvent``, then a ``ResOpFailedEvent``).
-        operations = dict(operations)
-        for failed in failures:
-            shown = STEP_OPERATIONS.get(failed.op)
-            if shown and failed.started and failed.urn not in operations:
-                operations[failed.urn] = shown
-        latest = {res.urn: res for res in before.resources if not res.delete}
-        latest.update({res.urn: res for res in after.resources if not res.delete})
-        keys = resource_keys(operations)
-        for urn, op in operations.items():
-            state = latest.get(urn)
-            type_ = state.type if state else urn_type(urn)
-            result.resources[keys[urn]] = ResourceResult.of(op, state, urn, type_)
-        for failed in failures:
-            result.failures.append(str(failed))
-            result.errors += Failure.of(failed)
-            for failure in failed.failures:
-                result.check_failures.append(
-                    CheckFailureResult(resource_key(failed.urn), failure.property, failure.reason)
-                )
-        return result
-
 
 class DeploymentFailed(Exception):
     """The operation failed as the engine's would: ``result`` holds what was done and why not.
@@ -234,13 +244,37 @@ class DeploymentFailed(Exception):
         return self.result.errors
 
 
-__all__ = [
-    "CheckFailure",
-    "CheckFailureResult",
-    "DeploymentFailed",
-    "Failure",
-    "ResourceResult",
-    "Result",
-    "resource_key",
-    "resource_keys",
-]
+@dataclass(frozen=True)
+class StepEvent:
+    """A step starting or finishing: what a progress display prints.
+
+    ``op`` names the provider call: ``check`` (each altostratus resource declared), ``diff``
+    (each one with an old state), ``create``, ``update``, ``create-replacement``,
+    ``delete-replaced``, ``delete``, ``read``, ``refresh`` or ``import``. A resource found
+    ``same``, a preview's planned change and a resource of another provider make no call: the
+    ``Result`` says what happened to them.
+    Under the real engine (``engine="pulumi"``) they are the engine's step names instead
+    (``same``, ``create``, ``update``, ``replace``, ``create-replacement``, ...). ``status`` is
+    ``started``, ``done`` or ``failed`` (with ``error``, the engine's one line), or
+    ``progress``: a line the provider said while the step runs (``message``: a wait or a retry,
+    ``network 'app': waiting up to 300 s for it to be ready (now 'pending')``), shown on the
+    resource's row under ``pulumi up`` too; ``elapsed`` counts seconds since the step started;
+    ``preview`` marks the steps of a preview.
+    """
+
+    op: str
+    urn: str
+    type: str
+    status: str
+    elapsed: float = 0.0
+    error: str | None = None
+    preview: bool = False
+    message: str | None = None
+
+    @property
+    def name(self) -> str:
+        return urn_name(self.urn)
+
+
+EventSink = Callable[[StepEvent], None]
+"""Receives each ``StepEvent`` (``Stack(on_event=...)``)."""

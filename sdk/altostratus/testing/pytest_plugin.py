@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import pytest
 
-from altostratus.testing import _launch
+from altostratus.testing.runner import launch
 
 if TYPE_CHECKING:
     from altostratus.emulator import Emulator
@@ -99,7 +99,7 @@ def _ini(config: pytest.Config, name: str) -> str:
 def pytest_configure(config: pytest.Config) -> None:
     """Start the first provider process now: it is ready by the first test that needs it."""
     emulator_mode(config)  # a wrong setting is a usage error before anything starts
-    config.stash[_EARLY] = _launch.launch()
+    config.stash[_EARLY] = launch.launch()
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
@@ -124,7 +124,7 @@ def _stop(config: pytest.Config) -> None:
     early = config.stash.get(_EARLY, None)
     if early is not None:
         del config.stash[_EARLY]
-        _launch.stop(early)
+        launch.stop(early)
 
 
 @pytest.fixture(scope="session")

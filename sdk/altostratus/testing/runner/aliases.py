@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import threading
 
-from altostratus.testing._state import STACK_TYPE, Alias
+from altostratus.testing._results import STACK_TYPE
+from altostratus.testing.runner.state import Alias
 
 
 def urn_stack(urn: str) -> str:

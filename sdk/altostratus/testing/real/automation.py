@@ -19,23 +19,25 @@ from pathlib import Path
 from typing import Any
 
 from altostratus._pulumi_format import SECRET_SIGNATURE
-from altostratus.testing._engine_events import (
+from altostratus.testing._project import ConfigValue, full_key
+from altostratus.testing._properties import is_secret, reveal
+from altostratus.testing._results import (
+    STACK_TYPE,
+    DeploymentFailed,
+    EventSink,
+    OutputPath,
+    OutputValue,
+    ResourceResult,
+    Result,
+    resource_keys,
+    secret_paths,
+)
+from altostratus.testing.real.events import (
     EngineEvents,
     exported_resource,
     is_engine_own,
     refresh_operations,
 )
-from altostratus.testing._program import (
-    ConfigValue,
-    OutputPath,
-    OutputValue,
-    full_key,
-    secret_paths,
-)
-from altostratus.testing._properties import is_secret, reveal
-from altostratus.testing._results import DeploymentFailed, ResourceResult, Result, resource_keys
-from altostratus.testing._state import STACK_TYPE
-from altostratus.testing._steps import EventSink
 
 PASSPHRASE = "altostratus-testing"
 

@@ -1,11 +1,11 @@
 """Checking, creating and replacing: the diff's verdict and what a replacement involves.
 
-``Replacements._decide`` follows ``generateStepsFromDiff``, ``stepGenerator.diff`` and
+``Replacements.decide`` follows ``generateStepsFromDiff``, ``stepGenerator.diff`` and
 ``continueStepsFromDiff`` (``pkg/resource/deploy/step_generator.go``): a changed
 ``replacement_trigger`` replaces without asking the provider; so does the replacement of a
 resource named in ``replace_with``, or of the one the resource is ``deleted_with``; otherwise the
 provider's diff decides, and a changed key under a ``replace_on_changes`` path replaces.
-``_replace`` refuses to replace a protected resource, re-checks with no olds, then creates the
+``replace`` refuses to replace a protected resource, re-checks with no olds, then creates the
 replacement first, or deletes first (with the dependents the replacement would replace) when the
 diff or ``delete_before_replace`` asks.
 """
@@ -14,10 +14,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from altostratus.testing._deletes import delete_one
-from altostratus.testing._ledger import Ledger
-from altostratus.testing._paths import ignore_changes, replace_on_changes
-from altostratus.testing._process import DiffAnswer
 from altostratus.testing._properties import (
     UNKNOWN,
     Properties,
@@ -25,8 +21,12 @@ from altostratus.testing._properties import (
     contains_unknowns,
     reveal,
 )
-from altostratus.testing._state import Goal, ResourceState, is_dynamic
-from altostratus.testing._steps import ResourceFailed
+from altostratus.testing.runner.deletes import delete_one
+from altostratus.testing.runner.ledger import Ledger
+from altostratus.testing.runner.paths import ignore_changes, replace_on_changes
+from altostratus.testing.runner.process import DiffAnswer
+from altostratus.testing.runner.state import Goal, ResourceState, is_dynamic
+from altostratus.testing.runner.steps import ResourceFailed
 
 PROTECTED_REPLACE = (
     'unable to replace resource "{urn}" as it is currently marked for protection. To unprotect '
@@ -51,8 +51,13 @@ def should_trigger_replace(new: Any, old: Any) -> bool:
     return bool(reveal(new) != reveal(old))
 
 
-class Replacements(Ledger):
-    def _check(self, goal: Goal, olds: Properties, news: Properties) -> Properties:
+class Replacements:
+    """The deployment's checks, creates, diffs and replacements, over its ``ledger``."""
+
+    def __init__(self, ledger: Ledger) -> None:
+        self.ledger = ledger
+
+    def check(self, goal: Goal, olds: Properties, news: Properties) -> Properties:
         """``Check`` of ``news`` against ``olds``; secrets marked again where ``news`` had them
         (``annotateSecrets`` in ``provider_plugin.go``).
 
@@ -61,38 +66,39 @@ class Replacements(Ledger):
         invalid resource is reported: a check the runner made alongside it, which the engine
         would not have made, is canceled.
         """
-        with self.steps.step("check", goal.urn, goal.type):
-            inputs, failures = self.process.check_result(goal.urn, reveal(olds), reveal(news))
-            if failures and self.steps.first_failure():
+        steps = self.ledger.steps
+        with steps.step("check", goal.urn, goal.type):
+            inputs, failures = self.ledger.process.check_result(
+                goal.urn, reveal(olds), reveal(news)
+            )
+            if failures and steps.first_failure():
                 reasons = "; ".join(f"{f.property}: {f.reason}" for f in failures)
                 raise ResourceFailed(goal.urn, "check", reasons, failures=failures)
         if failures:
-            self.steps.check_canceled(goal.urn)
+            steps.check_canceled(goal.urn)
         return annotate_secrets(inputs, news)
 
-    def _create(self, goal: Goal, inputs: Properties, op: str) -> tuple[str, Properties]:
-        if self.preview:
+    def create(self, goal: Goal, inputs: Properties, op: str) -> tuple[str, Properties]:
+        ledger = self.ledger
+        if ledger.preview:
             # ``provider.Create`` (provider_plugin.go): a provider without preview support
             # gives its inputs back as the state during a preview.
-            return self._record(goal, op, "", inputs, inputs)
+            return ledger.record(goal, op, "", inputs, inputs)
         step = "create-replacement" if op == "replace" else "create"
-        with self.steps.step(step, goal.urn, goal.type):
-            id_, outs = self.process.create(goal.urn, reveal(inputs))
+        with ledger.steps.step(step, goal.urn, goal.type):
+            id_, outs = ledger.process.create(goal.urn, reveal(inputs))
         outputs = annotate_secrets(outs, inputs)
-        return self._record(goal, op, id_, inputs, outputs)
+        return ledger.record(goal, op, id_, inputs, outputs)
 
-    def _decide(
-        self, goal: Goal, old: ResourceState, inputs: Properties
-    ) -> tuple[DiffAnswer, bool]:
+    def decide(self, goal: Goal, old: ResourceState, inputs: Properties) -> tuple[DiffAnswer, bool]:
         """The diff, and whether the replacement trigger alone asks for a replacement."""
         trigger = goal.replacement_trigger
-        if not self.preview and contains_unknowns(trigger):
+        if not self.ledger.preview and contains_unknowns(trigger):
             message = f"replacement trigger contains unknowns for {goal.urn}"
             raise ResourceFailed(goal.urn, "register", message)
         if should_trigger_replace(trigger, old.replacement_trigger):
             return DiffAnswer(DiffAnswer.DIFF_SOME), True
-        with self._lock:
-            replaced = set(self._replaced)
+        replaced = self.ledger.replaced()
         if replaced.intersection(goal.replace_with):
             return DiffAnswer(DiffAnswer.DIFF_SOME, ["replaceWith"]), False
         if goal.deleted_with and goal.deleted_with in replaced:
@@ -108,8 +114,8 @@ class Replacements(Ledger):
     def _diff(
         self, urn: str, old: ResourceState, inputs: Properties, ignored: list[str]
     ) -> DiffAnswer:
-        with self.steps.step("diff", urn, old.type):
-            diff = self.process.diff(
+        with self.ledger.steps.step("diff", urn, old.type):
+            diff = self.ledger.process.diff(
                 urn, old.id, reveal(old.outputs), reveal(inputs), reveal(old.inputs)
             )
         if diff.changes == DiffAnswer.DIFF_UNKNOWN:
@@ -122,74 +128,73 @@ class Replacements(Ledger):
             diff.changed_keys = changed
         return diff
 
-    def _replace(self, goal: Goal, old: ResourceState, diff: DiffAnswer) -> tuple[str, Properties]:
+    def replace(self, goal: Goal, old: ResourceState, diff: DiffAnswer) -> tuple[str, Properties]:
+        ledger = self.ledger
         if goal.protect and old.protect:
             # Unprotecting and replacing in one update is allowed: both must be protected.
             # The step generator refuses it before any step starts: no operation is reported.
             message = PROTECTED_REPLACE.format(urn=goal.urn)
             refused = ResourceFailed(goal.urn, "replace", message, started=False)
-            if not self.preview:
+            if not ledger.preview:
                 raise refused
-            with self._lock:
-                self.failures.append(refused)  # a preview reports it and shows the rest
-        if goal.import_id and not self.preview:
+            ledger.report(refused)  # a preview reports it and shows the rest
+        if goal.import_id and not ledger.preview:
             message = (
                 "previously-imported resources that still specify an ID may not be replaced; "
                 "please remove the `import` declaration from your program"
             )
             raise ResourceFailed(goal.urn, "replace", message)
-        with self._lock:
-            self._replaced.add(goal.urn)
+        ledger.mark_replaced(goal.urn)
         # ``continueStepsFromDiff``: a replacement recomputes the defaults, so it is checked
         # again with no olds (fresh auto-names).
-        inputs = self._check(goal, {}, goal.properties)
+        inputs = self.check(goal, {}, goal.properties)
         delete_first = diff.delete_before_replace
         if goal.delete_before_replace is not None:
             delete_first = goal.delete_before_replace
         if not delete_first:
             # Create the replacement now; the old one is marked for deletion once it exists and
             # deleted after every other step.
-            created = self._create(goal, inputs, "replace")
-            self._condemn(old)
+            created = self.create(goal, inputs, "replace")
+            ledger.condemn(old)
             return created
         # Delete-before-replace: first the dependents that the replacement would replace
         # (``calculateDependentReplacements``) and those replaced or deleted with it
         # (``findDependentCascadeReplacements``), in reverse dependency order, then the old one.
-        with self._lock:
-            dependents = self._dependent_replacements(old)
-            dependents += [
-                res for res in self._cascade(old) if all(res is not d for d in dependents)
-            ]
+        # What this deployment registered and deleted so far, as the step generator sees it
+        # when the replacement is decided.
+        registered, deleted = ledger.registered(), ledger.deleted()
+        dependents = self._dependent_replacements(old, registered | deleted)
+        dependents += [
+            res for res in self._cascade(old, registered) if all(res is not d for d in dependents)
+        ]
         for res in dependents:
             if res.protect and not res.delete:
                 message = PROTECTED_DEPENDENT.format(urn=res.urn, root=goal.urn)
                 raise ResourceFailed(goal.urn, "replace", message)
-        deleting = self._deleted | {old.urn} | {res.urn for res in dependents}
+        deleting = ledger.deleted() | {old.urn} | {res.urn for res in dependents}
         for res in [*reversed(dependents), old]:
-            if res.urn in self._deleted:
+            if res.urn in ledger.deleted():
                 continue  # already deleted by another delete-before-replace
             delete_one(
-                self.process, self.steps, res, op="delete-replaced", deleting=deleting,
+                ledger.process, ledger.steps, res, op="delete-replaced", deleting=deleting,
                 replacing=True,
             )  # fmt: skip
-            with self._lock:
-                self._deleted.add(res.urn)
-                # ``DeleteStep.Apply``: once deleted, the old state stays in the snapshot marked
-                # ``PendingReplacement`` until its replacement is created.
-                res.pending_replacement = not self.preview
-        return self._create(goal, inputs, "replace")
+            ledger.mark_deleted(res)
+        return self.create(goal, inputs, "replace")
 
-    def _dependent_replacements(self, root: ResourceState) -> list[ResourceState]:
+    def _dependent_replacements(
+        self, root: ResourceState, registered: set[str]
+    ) -> list[ResourceState]:
         """Old resources depending on ``root`` that its replacement would replace, in order.
 
         A dependent qualifies when a property fed by a replaced resource, made unknown, makes
         its provider's diff ask for a replacement; resources already registered in this
-        deployment cannot depend on the root and are skipped (``impossibleDependents``).
+        deployment (or deleted by it), ``registered``, cannot depend on the root and are skipped
+        (``impossibleDependents``).
         """
         replaced = {root.urn}
         found: list[ResourceState] = []
-        registered = {res.urn for res in self._news} | self._deleted
-        for res in self.old.resources:
+        for res in self.ledger.old.resources:
             if res.delete or res.urn in registered or not (res.depends_on() & replaced):
                 continue
             if not res.custom or res.external or not is_dynamic(res.type):
@@ -207,14 +212,13 @@ class Replacements(Ledger):
                 found.append(res)
         return found
 
-    def _cascade(self, root: ResourceState) -> list[ResourceState]:
+    def _cascade(self, root: ResourceState, registered: set[str]) -> list[ResourceState]:
         """``findDependentCascadeReplacements``: old resources that name ``root`` in
-        ``replace_with`` or are ``deleted_with`` it (those registered in this deployment cannot:
-        they wait for the root)."""
-        registered = {res.urn for res in self._news}
+        ``replace_with`` or are ``deleted_with`` it (those ``registered`` in this deployment
+        cannot: they wait for the root)."""
         return [
             res
-            for res in self.old.resources
+            for res in self.ledger.old.resources
             if not res.delete
             and res.urn not in registered
             and (root.urn in res.replace_with or res.deleted_with == root.urn)

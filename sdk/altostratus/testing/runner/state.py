@@ -8,21 +8,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from altostratus.testing._properties import Properties, plain_secrets
+from altostratus.testing._results import urn_name
 
 DYNAMIC_PREFIX = "pulumi-python:dynamic"
-STACK_TYPE = "pulumi:pulumi:Stack"
 
 
 def is_dynamic(type_: str) -> bool:
     return type_.startswith(DYNAMIC_PREFIX)
-
-
-def urn_name(urn: str) -> str:
-    return urn.rsplit("::", 1)[-1]
-
-
-def urn_type(urn: str) -> str:
-    return urn.split("::")[2].rsplit("$", 1)[-1]
 
 
 @dataclass
@@ -145,35 +137,3 @@ class Goal:
     ignore_changes: list[str] = field(default_factory=list)
     replace_on_changes: list[str] = field(default_factory=list)
     replacement_trigger: Any = None
-
-
-@dataclass(frozen=True)
-class StepEvent:
-    """A step starting or finishing: what a progress display prints.
-
-    ``op`` names the provider call: ``check`` (each altostratus resource declared), ``diff``
-    (each one with an old state), ``create``, ``update``, ``create-replacement``,
-    ``delete-replaced``, ``delete``, ``read``, ``refresh`` or ``import``. A resource found
-    ``same``, a preview's planned change and a resource of another provider make no call: the
-    ``Result`` says what happened to them.
-    Under the real engine (``engine="pulumi"``) they are the engine's step names instead
-    (``same``, ``create``, ``update``, ``replace``, ``create-replacement``, ...). ``status`` is
-    ``started``, ``done`` or ``failed`` (with ``error``, the engine's one line), or
-    ``progress``: a line the provider said while the step runs (``message``: a wait or a retry,
-    ``network 'app': waiting up to 300 s for it to be ready (now 'pending')``), shown on the
-    resource's row under ``pulumi up`` too; ``elapsed`` counts seconds since the step started;
-    ``preview`` marks the steps of a preview.
-    """
-
-    op: str
-    urn: str
-    type: str
-    status: str
-    elapsed: float = 0.0
-    error: str | None = None
-    preview: bool = False
-    message: str | None = None
-
-    @property
-    def name(self) -> str:
-        return urn_name(self.urn)

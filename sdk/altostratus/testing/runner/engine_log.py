@@ -3,7 +3,7 @@
 The engine passes a provider plugin the address of its host service as the first argument; the
 providers send their progress lines there (``providers/_progress.py``), with the URN of the call
 they serve, and the engine shows each on that resource's progress row. The runner does the same:
-``serve`` listens at ``_launch.ENGINE_ADDRESS`` (a Unix socket of this process, removed at exit),
+``serve`` listens at ``launch.ENGINE_ADDRESS`` (a Unix socket of this process, removed at exit),
 and each line goes to every running operation (``listen``) that has a step in flight for the URN,
 which reports it as a ``StepEvent`` of status ``progress`` with the line as its ``message``.
 Where the socket cannot be served, the operations run as before, without the lines.
@@ -24,7 +24,7 @@ import grpc
 from google.protobuf import empty_pb2
 from pulumi.runtime.proto import engine_pb2_grpc
 
-from altostratus.testing import _launch
+from altostratus.testing.runner import launch
 
 
 class Listener(Protocol):
@@ -54,18 +54,18 @@ def listen(listener: Listener) -> None:
 
 
 def serve() -> None:
-    """Listen at ``_launch.ENGINE_ADDRESS``, once per process."""
+    """Listen at ``launch.ENGINE_ADDRESS``, once per process."""
     global _server
     with _lock:
         if _server is not None:
             return
-        path = _launch.ENGINE_ADDRESS.removeprefix("unix:")
+        path = launch.ENGINE_ADDRESS.removeprefix("unix:")
         with contextlib.suppress(FileNotFoundError):
             os.unlink(path)
         server = grpc.server(ThreadPoolExecutor(max_workers=2, thread_name_prefix="engine-log"))
         engine_pb2_grpc.add_EngineServicer_to_server(_Engine(), server)
         try:
-            server.add_insecure_port(_launch.ENGINE_ADDRESS)
+            server.add_insecure_port(launch.ENGINE_ADDRESS)
             server.start()
         except RuntimeError as error:  # no Unix sockets here: the steps run without the lines
             _log.debug("the progress lines are not served at %s: %s", path, error)

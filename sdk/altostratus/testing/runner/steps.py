@@ -16,11 +16,11 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import ClassVar, TypeVar
 
-from altostratus.testing import _engine_log
-from altostratus.testing._process import CheckFailure, call_failure
-from altostratus.testing._state import ResourceState, StepEvent
+from altostratus.testing._results import EventSink, StepEvent
+from altostratus.testing.runner import engine_log
+from altostratus.testing.runner.process import CheckFailure, call_failure
+from altostratus.testing.runner.state import ResourceState
 
-EventSink = Callable[[StepEvent], None]
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -100,7 +100,7 @@ class Steps:
         self._in_flight: dict[str, tuple[str, str, float]] = {}
         self._workers = threading.BoundedSemaphore(self.parallel)
         if sink is not None:
-            _engine_log.listen(self)
+            engine_log.listen(self)
 
     def progress(self, urn: str, message: str) -> None:
         """A provider's line about the resource ``urn``: reported while its step runs."""

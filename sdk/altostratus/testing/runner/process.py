@@ -26,8 +26,8 @@ from typing import IO, Any, ClassVar
 import grpc
 from pulumi.runtime.proto import provider_pb2, provider_pb2_grpc
 
-from altostratus.testing import _engine_log, _launch
 from altostratus.testing._properties import Properties, from_struct, reveal, to_struct
+from altostratus.testing.runner import engine_log, launch
 
 PROVIDER_KEY = "__provider"
 _ENDING = 10.0
@@ -81,9 +81,9 @@ class ProviderProcess:
     """A running ``python -m pulumi.dynamic`` configured with one stack configuration.
 
     ``command`` runs that module after importing the library's providers and client
-    (``_provider_main``), so that the first resource does not wait for those imports."""
+    (``provider_main``), so that the first resource does not wait for those imports."""
 
-    command: tuple[str, ...] = _launch.COMMAND
+    command: tuple[str, ...] = launch.COMMAND
 
     def __init__(
         self,
@@ -98,7 +98,7 @@ class ProviderProcess:
         program runs while the process is still starting, and the first resource's ``Check``
         waits for it only if it is not ready by then."""
         self._stderr: IO[bytes] | None = None
-        _engine_log.serve()  # the process logs its progress lines there (see _launch)
+        engine_log.serve()  # the process logs its progress lines there (see _launch)
         if started is None:
             self._stderr = stderr.open("wb") if stderr is not None else None
             started = self.launch(self._stderr, self.command)
@@ -115,7 +115,7 @@ class ProviderProcess:
     ) -> subprocess.Popen[bytes]:
         """The provider's process (``command``, by default the class's), started and not yet
         waited for: its interpreter and imports run while the caller goes on."""
-        return _launch.launch(stderr, command or cls.command)
+        return launch.launch(stderr, command or cls.command)
 
     @property
     def stub(self) -> provider_pb2_grpc.ResourceProviderStub:
@@ -159,7 +159,7 @@ class ProviderProcess:
         if self._closed.is_set():
             return
         self._closed.set()
-        _launch.stop(self.process)  # first: a connection waiting for the port ends now
+        launch.stop(self.process)  # first: a connection waiting for the port ends now
         with self._connecting:
             if self._channel is not None:
                 self._channel.close()

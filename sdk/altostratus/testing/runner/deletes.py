@@ -9,6 +9,9 @@ step is ``discard``), one
 with ``retain_on_delete``, or one ``deleted_with`` a resource this operation also deletes is
 dropped from the state without a provider call, as is one a delete-before-replace already
 deleted (``RemovePendingReplaceStep``).
+
+``finish`` is the end of a deployment (handed its ledger): the replaced resources and those no
+longer declared, deleted; ``operations`` runs the same steps for ``pulumi destroy``.
 """
 
 from __future__ import annotations
@@ -16,11 +19,11 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 
-from altostratus.testing._ledger import Ledger
-from altostratus.testing._process import ProviderProcess
 from altostratus.testing._properties import reveal
-from altostratus.testing._state import ResourceState, Snapshot, is_dynamic
-from altostratus.testing._steps import (
+from altostratus.testing.runner.ledger import Ledger
+from altostratus.testing.runner.process import ProviderProcess
+from altostratus.testing.runner.state import ResourceState, Snapshot, is_dynamic
+from altostratus.testing.runner.steps import (
     PARALLEL,
     Canceled,
     ResourceFailed,
@@ -113,62 +116,50 @@ def delete_in_order(
     return outcome
 
 
-class DeferredDeletes(Ledger):
-    """The end of a deployment: what was replaced or is no longer declared, deleted."""
+def finish(ledger: Ledger, *, failed: bool = False) -> Snapshot:
+    """The end of a deployment: delete what was replaced or is no longer declared, dependents
+    first; the new state.
 
-    def finish(self, *, failed: bool = False) -> Snapshot:
-        """Delete what was replaced or is no longer declared, dependents first.
+    ``GenerateDeletes``: old resources pending deletion, replaced ones, and those the
+    program no longer registers; ``ScheduleDeletes`` orders them. After a failure the
+    engine deletes nothing and keeps every old resource not yet superseded in the state
+    (the replaced ones marked for deletion, those a delete-before-replace deleted marked
+    pending replacement), so the next ``up`` finishes the job. A preview only announces the
+    deletes, and refuses those of protected resources as an update would. ``failed`` tells
+    that the program itself failed.
 
-        ``GenerateDeletes``: old resources pending deletion, replaced ones, and those the
-        program no longer registers; ``ScheduleDeletes`` orders them. After a failure the
-        engine deletes nothing and keeps every old resource not yet superseded in the state
-        (the replaced ones marked for deletion, those a delete-before-replace deleted marked
-        pending replacement), so the next ``up`` finishes the job. A preview only announces the
-        deletes, and refuses those of protected resources as an update would. ``failed`` tells
-        that the program itself failed.
+    The new state lists the resources this deployment registered, then the old ones it
+    keeps (``SnapshotManager.Snap`` in ``pkg/backend/snapshot.go``).
 
-        The new state lists the resources this deployment registered, then the old ones it
-        keeps (``SnapshotManager.Snap`` in ``pkg/backend/snapshot.go``).
+    A failed program leaves steps running (a create it no longer waits for): as the engine's
+    step executor does, ``finish`` waits for them and keeps what they made in the state.
+    """
+    settled = ledger.settle()
+    old = ledger.old.resources
+    condemned = [res for res in old if res.delete or any(res is o for o in settled.unclaimed)]
+    deleting = {res.urn for res in condemned} | settled.deleted
+    if ledger.failures or failed:
+        superseded = [*settled.unclaimed, *settled.unfinished]
+        kept = [res for res in old if res.delete or any(res is o for o in superseded)]
+        return Snapshot(settled.news + kept, dict(ledger.config))
 
-        A failed program leaves steps running (a create it no longer waits for): as the engine's
-        step executor does, ``finish`` waits for them and keeps what they made in the state.
-        """
-        with self._lock:
-            self._settled.wait_for(lambda: self._registering == 0)
-            news = list(self._news)
-            recorded = {res.urn for res in news}
-            unclaimed = [r for urn, r in self._olds.items() if urn not in self._operated]
-            unfinished = [old for urn, old in self._taken.items() if urn not in recorded]
-            condemned = [
-                res
-                for res in self.old.resources
-                if res.delete or any(res is other for other in unclaimed)
-            ]
-            deleting = {res.urn for res in condemned} | self._deleted
-        if self.failures or failed:
-            kept = [
-                res
-                for res in self.old.resources
-                if res.delete or any(res is other for other in [*unclaimed, *unfinished])
-            ]
-            return Snapshot(news + kept, dict(self.config))
-
-        def delete(res: ResourceState) -> None:
-            op = "delete-replaced" if res.delete else "delete"
-            delete_one(
-                self.process, self.steps, res, op=op, deleting=deleting, replacing=res.delete
-            )
-
-        outcome = delete_in_order(
-            [res for res in condemned if not self.preview or not res.delete],
-            delete,
-            self.steps.parallel,
+    def delete(res: ResourceState) -> None:
+        op = "delete-replaced" if res.delete else "delete"
+        delete_one(
+            ledger.process, ledger.steps, res, op=op, deleting=deleting, replacing=res.delete
         )
-        self.failures += outcome.failures
-        for res in outcome.deleted:
-            if not res.delete:
-                self.operations.setdefault(res.urn, "discard" if res.external else "delete")
-        if self.preview:
-            return self.old
-        kept = [res for res in self.old.resources if any(res is o for o in outcome.left)]
-        return Snapshot(news + kept, dict(self.config))
+
+    outcome = delete_in_order(
+        [res for res in condemned if not ledger.preview or not res.delete],
+        delete,
+        ledger.steps.parallel,
+    )
+    for failure in outcome.failures:
+        ledger.report(failure)
+    for res in outcome.deleted:
+        if not res.delete:
+            ledger.note_deleted(res)
+    if ledger.preview:
+        return ledger.old
+    kept = [res for res in old if any(res is o for o in outcome.left)]
+    return Snapshot(settled.news + kept, dict(ledger.config))

@@ -11,11 +11,11 @@ import tempfile
 from typing import IO
 
 #: ``python -m pulumi.dynamic`` once the library's providers and client are imported
-#: (see ``_provider_main``).
-COMMAND: tuple[str, ...] = (sys.executable, "-m", "altostratus.testing._provider_main")
+#: (see ``provider_main``).
+COMMAND: tuple[str, ...] = (sys.executable, "-m", "altostratus.testing.runner.provider_main")
 
 #: Where this process serves the engine's ``Log`` call to its provider processes (see
-#: ``_engine_log``): passed as their first argument, as the engine passes its own address.
+#: ``engine_log``): passed as their first argument, as the engine passes its own address.
 ENGINE_ADDRESS = f"unix:{tempfile.gettempdir()}/altostratus-engine-{os.getpid()}.sock"
 
 

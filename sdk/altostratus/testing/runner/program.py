@@ -19,7 +19,6 @@ import gc
 import warnings
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -28,98 +27,19 @@ from pulumi.runtime.mocks import MockEngine
 from pulumi.runtime.settings import SETTINGS, Settings, configure
 from pulumi.runtime.stack import run_in_stack
 
-from altostratus.testing._project import run_project
+from altostratus.testing._project import ConfigValue, full_key, run_project
 from altostratus.testing._properties import Properties, is_secret, is_unknown, secret
-from altostratus.testing._steps import PARALLEL
+from altostratus.testing._results import RESOURCE_MARK, OutputValue, secret_paths
+from altostratus.testing.runner.steps import PARALLEL
 
 if TYPE_CHECKING:
-    from altostratus.testing._monitor import EngineMonitor
+    from altostratus.testing.runner.monitor import EngineMonitor
 
 Program = Callable[[], None] | Path
 """A function declaring resources, or a Pulumi project directory holding ``__main__.py``."""
 
 ORGANIZATION = "organization"
 """What ``pulumi.get_organization()`` answers: a local backend's one organization."""
-
-RESOURCE_MARK = "@isPulumiResource"
-"""Added by ``massage`` to an exported resource during a preview, for the engine's display."""
-
-
-@dataclass(frozen=True)
-class ConfigValue:
-    """A stack configuration value, and whether it is a secret (``pulumi config set --secret``)."""
-
-    value: str
-    secret: bool = False
-
-
-SECRET_SHOWN = "[secret]"
-"""What ``pulumi stack output`` prints in place of a secret (without ``--show-secrets``)."""
-
-OutputPath = tuple[str | int, ...]
-"""Where a value sits inside an output: object keys and list indexes."""
-
-
-@dataclass(frozen=True)
-class OutputValue:
-    """A stack output and whether it is a secret (as ``pulumi.automation.OutputValue``).
-
-    ``value`` is plain; ``secret`` says the whole output is secret, ``secret_paths`` where
-    secrets sit inside an output that is not (a dict or list holding a secret resource output),
-    as the engine's state marks them. ``shown`` is the value as ``pulumi stack output --json``
-    prints it, ``"[secret]"`` in each of those places; ``holds_secret`` whether any is there."""
-
-    value: Any
-    secret: bool = False
-    secret_paths: tuple[OutputPath, ...] = ()
-
-    @property
-    def holds_secret(self) -> bool:
-        return self.secret or bool(self.secret_paths)
-
-    @property
-    def shown(self) -> Any:
-        if self.secret:
-            return SECRET_SHOWN
-        shown = self.value
-        for path in self.secret_paths:
-            shown = _masked(shown, path)
-        return shown
-
-
-def _masked(value: Any, path: OutputPath) -> Any:
-    """``value`` (not changed) with ``"[secret]"`` at ``path``."""
-    if not path:
-        return SECRET_SHOWN
-    head, rest = path[0], path[1:]
-    if isinstance(value, dict) and head in value:
-        return {**value, head: _masked(value[head], rest)}
-    if isinstance(value, list) and isinstance(head, int) and 0 <= head < len(value):
-        return [_masked(item, rest) if i == head else item for i, item in enumerate(value)]
-    return value
-
-
-def secret_paths(
-    value: Any, marked: Callable[[Any], bool], path: OutputPath = ()
-) -> list[OutputPath]:
-    """The paths of the values ``marked`` secret inside ``value`` (not its own mark)."""
-    found: list[OutputPath] = []
-    items: list[tuple[str | int, Any]] = []
-    if isinstance(value, dict):
-        items = [(k, v) for k, v in value.items() if k != RESOURCE_MARK]
-    elif isinstance(value, list):
-        items = list(enumerate(value))
-    for key, item in items:
-        if marked(item):
-            found.append((*path, key))
-        else:
-            found += secret_paths(item, marked, (*path, key))
-    return sorted(found, key=str)
-
-
-def full_key(project: str, key: str) -> str:
-    """``key`` with its namespace: bare keys belong to the project."""
-    return key if ":" in key else f"{project}:{key}"
 
 
 def provider_inputs(project: str, config: Mapping[str, ConfigValue]) -> Properties:

@@ -2,7 +2,7 @@
 
 The monitor answers the SDK's requests as the engine's resource monitor does
 (``pkg/resource/deploy/source_eval.go``): ``RegisterResource`` runs the transforms that apply
-(``_transforms``), reads the options (``_options``: those a child inherits from its parent, and
+(``transforms``), reads the options (``options``: those a child inherits from its parent, and
 those the runner refuses) and goes to ``Deployment.register`` with everything the SDK sent
 (properties with secrets and unknowns, dependencies, options), ``ReadResource``
 (``ResourceOptions(id=...)``) to ``Deployment.read``, a ``StackReference`` gets the outputs
@@ -23,14 +23,15 @@ from pulumi.runtime.mocks import MockCallArgs, MockMonitor, MockResourceArgs, Mo
 from pulumi.runtime.proto import resource_pb2
 from pulumi.runtime.settings import get_project, get_stack
 
-from altostratus.testing._aliases import create_urn
-from altostratus.testing._engine import Deployment
-from altostratus.testing._options import goal_of, inherit_from_parent, options_of, refused
-from altostratus.testing._process import call_failure
 from altostratus.testing._properties import Properties, from_struct, to_struct
-from altostratus.testing._state import STACK_TYPE, Goal
-from altostratus.testing._steps import ResourceFailed
-from altostratus.testing._transforms import Transforms
+from altostratus.testing._results import STACK_TYPE
+from altostratus.testing.runner.aliases import create_urn
+from altostratus.testing.runner.deployment import Deployment
+from altostratus.testing.runner.options import goal_of, inherit_from_parent, options_of, refused
+from altostratus.testing.runner.process import call_failure
+from altostratus.testing.runner.state import Goal
+from altostratus.testing.runner.steps import ResourceFailed
+from altostratus.testing.runner.transforms import Transforms
 
 REFERENCE_TYPE = "pulumi:pulumi:StackReference"
 

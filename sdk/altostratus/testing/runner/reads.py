@@ -3,41 +3,43 @@ read step), and ``import_`` (its import step)."""
 
 from __future__ import annotations
 
-from altostratus.testing._ledger import Ledger
 from altostratus.testing._properties import Properties, annotate_secrets, is_unknown, reveal
-from altostratus.testing._state import Goal, ResourceState
-from altostratus.testing._steps import ResourceFailed
+from altostratus.testing.runner.ledger import Ledger
+from altostratus.testing.runner.state import Goal, ResourceState
+from altostratus.testing.runner.steps import ResourceFailed
 
 
-class Reads(Ledger):
+class Reads:
+    """The deployment's read and import steps, over its ``ledger``."""
+
+    def __init__(self, ledger: Ledger) -> None:
+        self.ledger = ledger
+
     def read(self, goal: Goal, id_: str) -> tuple[str, Properties]:
         """``ReadStep.Apply`` (step.go) reads with the given properties as both inputs and
         state, and fails when nothing has that id. An id not known yet (a preview) is not read:
         the resource has no outputs yet."""
-        return self._counted(lambda: self._read(goal, id_))
-
-    def _read(self, goal: Goal, id_: str) -> tuple[str, Properties]:
-        self.steps.check_canceled(goal.urn)
-        self._claim(goal)
+        ledger = self.ledger
+        ledger.steps.check_canceled(goal.urn)
+        ledger.claim(goal)
         props = reveal(goal.properties)
         found, outs = id_, Properties()
         if not is_unknown(id_):
-            with self.steps.step("read", goal.urn, goal.type):
-                found, outs, _ = self.process.read(goal.urn, id_, props, props)
+            with ledger.steps.step("read", goal.urn, goal.type):
+                found, outs, _ = ledger.process.read(goal.urn, id_, props, props)
                 if not found:
                     raise ResourceFailed(goal.urn, "read", f"resource '{id_}' does not exist")
-        with self._lock:
-            old = self._olds.get(goal.urn)
+        old = ledger.old_state(goal.urn)
         if old is not None and not old.external and old.id != id_:
             # ``GenerateReadSteps``: reading, under the URN of a resource the stack manages,
             # another resource replaces it: the managed one is deleted at the end of the
             # deployment. Reading the same id only relinquishes it (no delete).
-            self._condemn(old)
+            ledger.condemn(old)
         outputs = annotate_secrets(outs, goal.properties)
-        return self._record(goal, "read", found, goal.properties, outputs, external=True)
+        return ledger.record(goal, "read", found, goal.properties, outputs, external=True)
 
     @staticmethod
-    def _imports(goal: Goal, old: ResourceState | None) -> bool:
+    def imports(goal: Goal, old: ResourceState | None) -> bool:
         """``continueStepsFromRefresh``: an ``import_`` id imports when there is no old state,
         the old one was only read, or it was imported under (or has) another id."""
         if not goal.import_id:
@@ -46,9 +48,9 @@ class Reads(Ledger):
             return True
         return (old.import_id or old.id) != goal.import_id
 
-    def _import(self, goal: Goal) -> tuple[str, Properties]:
+    def import_(self, goal: Goal) -> tuple[str, Properties]:
         # ``ImportStep.Apply`` (step.go) reads the resource with no inputs and no state, so the
         # dynamic provider process cannot find ``__provider`` and fails (``KeyError``).
-        with self.steps.step("import", goal.urn, goal.type):
-            self.process.read(goal.urn, goal.import_id, {}, {})
+        with self.ledger.steps.step("import", goal.urn, goal.type):
+            self.ledger.process.read(goal.urn, goal.import_id, {}, {})
         raise ResourceFailed(goal.urn, "import", "import read no provider")  # pragma: no cover

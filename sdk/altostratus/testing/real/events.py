@@ -15,9 +15,17 @@ from collections.abc import Mapping
 from typing import Any
 
 from altostratus._pulumi_format import SECRET_SIGNATURE
-from altostratus.testing._results import CheckFailureResult, Failure, ResourceResult, resource_key
-from altostratus.testing._state import STACK_TYPE, StepEvent, urn_type
-from altostratus.testing._steps import EventSink
+from altostratus.testing._results import (
+    HIDDEN,
+    STACK_TYPE,
+    CheckFailureResult,
+    EventSink,
+    Failure,
+    ResourceResult,
+    StepEvent,
+    resource_key,
+    urn_type,
+)
 
 # ``GetResourcePropertyInvalidValueError`` and ``GetResourceInvalidError`` (sdk/go/common/diag/
 # errors.go): "%v resource '%v': property %v value %v has a problem: %v" (v3.260; older:
@@ -41,8 +49,6 @@ _STATUS = {
     "res_outputs_event": "done",
     "res_op_failed_event": "failed",
 }
-
-HIDDEN = ("__provider", "__name_prefix", "__read")
 
 REFERENCE_TYPE = "pulumi:pulumi:StackReference"
 

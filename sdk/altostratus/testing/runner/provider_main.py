@@ -8,7 +8,7 @@ leaves. Here they are imported before the process announces its port, while the 
 process is still importing and starting the emulator. Nothing else differs: the same module
 serves the same calls.
 
-Unlike the engine's, this process ends with the process that started it (see ``_launch``), so
+Unlike the engine's, this process ends with the process that started it (see ``launch``), so
 that a test session killed midway leaves no provider process behind.
 """
 

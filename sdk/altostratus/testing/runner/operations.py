@@ -11,12 +11,13 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
-from altostratus.testing._deletes import delete_in_order, delete_one
-from altostratus.testing._paths import ignore_changes
-from altostratus.testing._process import DiffAnswer, ProviderProcess
 from altostratus.testing._properties import annotate_secrets, mark_secret_outputs, reveal
-from altostratus.testing._state import ResourceState, Snapshot, is_dynamic
-from altostratus.testing._steps import Canceled, EventSink, ResourceFailed, Steps, in_parallel
+from altostratus.testing._results import EventSink
+from altostratus.testing.runner.deletes import delete_in_order, delete_one
+from altostratus.testing.runner.paths import ignore_changes
+from altostratus.testing.runner.process import DiffAnswer, ProviderProcess
+from altostratus.testing.runner.state import ResourceState, Snapshot, is_dynamic
+from altostratus.testing.runner.steps import Canceled, ResourceFailed, Steps, in_parallel
 
 
 @dataclass
@@ -125,7 +126,7 @@ def destroy(
 ) -> Outcome:
     """Every resource deleted, dependents first, each antichain in parallel.
 
-    The delete steps are the engine's (``_deletes.delete_one``): a protected resource is
+    The delete steps are the engine's (``deletes.delete_one``): a protected resource is
     refused and stays, one read with ``get``, retained, or deleted with another resource of the
     stack is only forgotten. After a failed delete the engine stops; what is left stays in the
     state.
