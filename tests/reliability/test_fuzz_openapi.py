@@ -101,6 +101,7 @@ def steer(case: Any, live_ids: dict[str, str]) -> None:
             case.body["region"] = "LON1"
 
 
+@pytest.mark.slow
 @schema.parametrize()
 @settings(
     max_examples=15,

@@ -403,7 +403,7 @@ def foreign_volume(image: str, folder: Path) -> str:
     )
 
 
-def check() -> None:
+def check(*, build_only: bool = False) -> None:
     suffix = f"{os.getpid()}"
     image = IMAGE
     volume = f"altostratus-check-{suffix}"
@@ -412,6 +412,9 @@ def check() -> None:
         started = time.monotonic()
         build(base, image, Path(work))
         built = time.monotonic() - started
+        if build_only:
+            print(f"  built {image} on {base} in {built:.0f} s")
+            return
         container = Container(image, volume, free_port(), free_port())
         try:
             size = int(docker("image", "inspect", "--format", "{{.Size}}", image))
@@ -451,9 +454,16 @@ def check() -> None:
             docker("volume", "rm", "--force", volume, check=False)
 
 
-def main() -> int:
+def main(arguments: list[str] | None = None) -> int:
+    """``check``: build the image and check it; ``check --build-only``: build it (or find its
+    layers kept) and stop, so that the suite's container tests can use it while the rest of the
+    check runs beside them."""
+    given = sys.argv[1:] if arguments is None else arguments
+    if given not in ([], ["--build-only"]):
+        print(f"usage: tools/container/check [--build-only] (not {' '.join(given)})")
+        return 2
     try:
-        check()
+        check(build_only=given == ["--build-only"])
     except NotPresent as reason:
         print(f"not present: {reason}")
         return NOT_PRESENT

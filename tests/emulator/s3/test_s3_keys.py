@@ -42,6 +42,7 @@ def _put(client: Any, bucket: str, key: str, body: bytes) -> str:
     return "ok"
 
 
+@pytest.mark.slow
 @settings(
     max_examples=60,
     deadline=None,
