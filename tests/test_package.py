@@ -132,7 +132,7 @@ def test_the_classifiers_name_each_python_the_ci_tests_and_only_those() -> None:
     root = Path(__file__).resolve().parents[1]
     metadata = (root / "pyproject.toml").read_text()
     named = sorted(re.findall(r'^ +"Programming Language :: Python :: (3\.\d+)",$', metadata, re.M))
-    loop = re.search(r"^for minor in ([\d ]+); do", (root / ".ci" / "run").read_text(), re.M)
+    loop = re.search(r"^ *for minor in ([\d ]+); do", (root / ".ci" / "run").read_text(), re.M)
     assert loop is not None
     tested = [f"3.{minor}" for minor in loop[1].split()]
     assert named == [v for v in tested if v != "3.14"] == ["3.10", "3.11", "3.12", "3.13"]
