@@ -191,6 +191,8 @@ class Emulator(EmulatorControls):
             with gate:
                 if threading.get_ident() in replacing:
                     return  # kept whole when the replacement ends
+                if folder.closed:
+                    return  # stopped: the last save was made before the folder closed
                 folder.save(
                     lambda: taker.take(self.clock, self.dispatcher),
                     lambda: taker.whole(self.clock, self.dispatcher),

@@ -5,6 +5,7 @@ what a copy of the live folder holds); a change whose commit failed is kept by t
 from __future__ import annotations
 
 import shutil
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -170,3 +171,42 @@ def test_a_start_after_a_clean_stop_only_loads(tmp_path: Path) -> None:
         assert database.read_bytes() == written  # a start writes nothing
         wal = tmp_path / "state.db-wal"
         assert not wal.exists() or wal.stat().st_size == 0
+
+
+def test_closing_the_folder_waits_for_a_save_in_progress_and_refuses_later_ones(
+    tmp_path: Path,
+) -> None:
+    """A webhook delivery may end while the emulator stops: its save finishes before the
+    database closes (a connection closed under a transaction crashes the process), and a save
+    after the close is refused in words."""
+    folder = persistence.StateFolder(tmp_path / "state")
+    inside, release = threading.Event(), threading.Event()
+
+    def save_slowly() -> None:
+        with folder.transaction() as db:
+            inside.set()
+            release.wait(timeout=30)
+            db.execute("SELECT 1").fetchall()
+
+    saving = threading.Thread(target=save_slowly)
+    saving.start()
+    assert inside.wait(timeout=30)
+    closing = threading.Thread(target=folder.close)
+    closing.start()
+    closing.join(timeout=0.2)
+    assert closing.is_alive() and not folder.closed  # waits for the save in progress
+    release.set()
+    saving.join(timeout=30)
+    closing.join(timeout=30)
+    assert folder.closed
+    with pytest.raises(persistence.FolderClosed, match="is closed"), folder.transaction():
+        pass
+
+
+def test_a_change_after_the_emulator_stopped_is_not_saved_and_does_not_fail(
+    tmp_path: Path,
+) -> None:
+    emulator = Emulator(state_dir=tmp_path / "state").start()
+    emulator.stop()
+    assert emulator.dispatcher.on_change is not None
+    emulator.dispatcher.on_change()  # a delivery ending after the stop

@@ -64,6 +64,10 @@ CREATE TABLE parts (bucket TEXT NOT NULL, upload_id TEXT NOT NULL, number INTEGE
 #: The kind each ``State`` store attribute holds.
 
 
+
+class FolderClosed(RuntimeError):
+    """A transaction asked of a state folder after ``close``."""
+
 class StateFolder:
     """An emulator's state folder, locked for this process until ``close()``."""
 
@@ -136,7 +140,8 @@ class StateFolder:
         back on an error); one at a time."""
         with self._lock:
             connection = self._connection
-            assert connection is not None, "the state folder is closed"
+            if connection is None:
+                raise FolderClosed(f"the state folder {self.path} is closed")
             outermost = self._depth == 0
             if outermost:
                 connection.execute("BEGIN IMMEDIATE")
@@ -200,10 +205,18 @@ class StateFolder:
                 write_change(db, taken)
         self._whole_needed = False
 
+    @property
+    def closed(self) -> bool:
+        return self._connection is None
+
     def close(self) -> None:
-        if self._connection is not None:
-            self._connection.close()
-            self._connection = None
+        """Close the database once no transaction is in progress (a thread still saving, such
+        as a webhook delivery ending, finishes first: a connection closed under it would crash
+        the process); a later transaction raises ``FolderClosed``."""
+        with self._lock:
+            if self._connection is not None:
+                self._connection.close()
+                self._connection = None
         if self._lock_file is not None:
             self._lock_file.close()
             self._lock_file = None
