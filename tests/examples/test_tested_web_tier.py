@@ -15,7 +15,8 @@ from tests.support.account import EXAMPLES
 @pytest.mark.parametrize(
     "engine",
     [
-        "runner",
+        # The example's own pytest session in a process of its own: about 6 s on two cores.
+        pytest.param("runner", marks=pytest.mark.slow),
         pytest.param(
             "pulumi",
             marks=[

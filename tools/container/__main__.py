@@ -10,11 +10,12 @@ under ``~/.cache/altostratus/``, and the image's layers are reused), and then:
   library's runner) and makes a boto3 round trip through its S3 port;
 - restarts it on the same volume, checks that the records and the object survived, destroys the
   stack;
-- starts it with a bad variable and on a volume holding another state format: each fails in one
-  line on its log;
 - removes what it made (the base image, its cached folder and the image, whose layers the next
   build reuses, stay), and prints the image's size
   and the time from ``docker run`` to healthy beside the in-process emulator's start.
+
+A wrong variable and a volume of another state format, each refused in one line, are checked by
+the suite (``tests/emulator/test_container.py``) on the image built here.
 
 It exits 0 when the checks pass, 1 when one fails, and 3, after one line saying why, when Docker
 cannot run here (not installed, no daemon, no base image can be made).
@@ -24,7 +25,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import json
 import os
 import shutil
 import socket
@@ -47,7 +47,7 @@ NOT_PRESENT = 3
 #: The image built, kept (as the base is) so that the next build reuses its layers.
 IMAGE = "altostratus-emulator:check"
 #: Seconds the container may take to answer its health check.
-HEALTHY_WITHIN = 60.0
+HEALTHY_WITHIN = 180.0
 
 
 class NotPresent(Exception):
@@ -288,17 +288,6 @@ class Container:
             self.id = ""
 
 
-def refused_start(image: str, what: str, expected: str, *settings: str) -> str:
-    """The one line a container that must not start prints; fails unless it exits so."""
-    done = subprocess.run(
-        ["docker", "run", "--rm", *settings, image], capture_output=True, text=True, timeout=60
-    )
-    lines = (done.stdout + done.stderr).strip().splitlines()
-    if done.returncode == 0 or len(lines) != 1 or expected not in lines[0]:
-        raise CheckFailed(f"{what}: exit {done.returncode}, log {lines!r}")
-    return lines[0]
-
-
 def in_process_start() -> tuple[float, float]:
     """Seconds for ``Emulator().start()`` here (imports made), and for ``altostratus emulator``
     from its process's start to its health check answering."""
@@ -386,23 +375,6 @@ def deploy_and_survive(container: Container) -> None:
         stack.close()
 
 
-def foreign_volume(image: str, folder: Path) -> str:
-    """A volume whose state folder holds a state of another format: refused in one line."""
-    state = folder / "state"
-    state.mkdir(parents=True)
-    document = {"format": "altostratus-emulator-state", "version": 99, "sha256": "", "body": {}}
-    (state / "state.json").write_text(json.dumps(document))
-    for path in (folder, state):
-        path.chmod(0o777)  # the image's user may write beside it, as on a volume of its own
-    return refused_start(
-        image,
-        "a volume of another format",
-        "state format 99",
-        "-v",
-        f"{folder}:/var/lib/altostratus",
-    )
-
-
 def check(*, build_only: bool = False) -> None:
     suffix = f"{os.getpid()}"
     image = IMAGE
@@ -427,16 +399,6 @@ def check(*, build_only: bool = False) -> None:
             marked = container.docker_healthy()
             deploy_and_survive(container)
             container.stop()
-            line = refused_start(
-                image,
-                "a bad variable",
-                "ALTOSTRATUS_EMULATOR_PORT",
-                "-e",
-                "ALTOSTRATUS_EMULATOR_PORT=eighty",
-            )
-            print(f"  a bad variable, refused in one line: {line}")
-            line = foreign_volume(image, Path(work) / "foreign")
-            print(f"  a volume of another format, refused in one line: {line}")
             in_process, command = in_process_start()
             print(f"  image size: {size / 1e6:.0f} MB")
             driver = docker("info", "--format", "{{.Driver}}")

@@ -33,6 +33,10 @@ from altostratus.emulator.control.client import EmulatorControls
 IMAGE = "altostratus-emulator"
 #: Real seconds the container may take to answer its health check.
 STARTUP_SECONDS = 60.0
+#: Seconds Docker may take to answer one call. Creating a container on a storage driver that
+#: copies the whole image (vfs, where no overlay file system is available) takes a minute or
+#: more on a busy two-core machine: past the Docker client's default of 60 s.
+DOCKER_SECONDS = 300
 _PREFIX = "ALTOSTRATUS_EMULATOR_"
 
 
@@ -89,7 +93,7 @@ class EmulatorContainer(EmulatorControls):
         unknown = sorted(set(settings) - _flags())
         if unknown:  # before Docker is asked anything
             raise TypeError(f"{unknown[0]!r} is not a flag of altostratus emulator")
-        self.container = DockerContainer(image)
+        self.container = DockerContainer(image, docker_client_kw={"timeout": DOCKER_SECONDS})
         environment = {"state_dir": "", **settings}  # "": in memory, unless given
         environment.update(port=self.port, s3_port=self.s3_port, api_key=api_key)
         for name, value in environment.items():

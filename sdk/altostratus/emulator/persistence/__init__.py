@@ -64,9 +64,9 @@ CREATE TABLE parts (bucket TEXT NOT NULL, upload_id TEXT NOT NULL, number INTEGE
 #: The kind each ``State`` store attribute holds.
 
 
-
 class FolderClosed(RuntimeError):
     """A transaction asked of a state folder after ``close``."""
+
 
 class StateFolder:
     """An emulator's state folder, locked for this process until ``close()``."""
