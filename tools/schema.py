@@ -196,12 +196,29 @@ def resource_spec(resource: type[AltostratusResource[Any]]) -> dict[str, Any]:
     return spec
 
 
+def _used_in(args_class: type[Any]) -> str:
+    """Where a nested input without a docstring of its own is given: ``An item of a
+    `Firewall`'s `ingressRules` and `egressRules`.``"""
+    places = []
+    for resource in _resources():
+        annotations = resource._args_class.__annotations__
+        names = [name for name, text in annotations.items() if args_class.__name__ in str(text)]
+        if names:
+            listed = " and ".join(f"`{camel(name)}`" for name in names)
+            places.append(f"a `{resource.__name__}`'s {listed}")
+    return f"An item of {' or '.join(places)}." if places else ""
+
+
 def nested_spec(args_class: type[Any]) -> dict[str, Any]:
     docs = attribute_docs(args_class)
     nested = _nested_tokens()
     declared = dataclasses.fields(args_class)
+    # A dataclass without a docstring gets its signature as ``__doc__``: not a description.
+    doc = inspect.cleandoc(args_class.__doc__ or "")
+    if doc.startswith(f"{args_class.__name__}("):
+        doc = _used_in(args_class)
     return {
-        "description": inspect.cleandoc(args_class.__doc__ or ""),
+        "description": doc,
         "type": "object",
         "properties": {
             camel(field.name): _described(
