@@ -326,12 +326,14 @@ def configuration() -> dict[str, dict[str, Any]]:
     return variables
 
 
-def version() -> str:
-    """pyproject.toml's ``version``: the one place the version is written."""
+def project(key: str) -> str:
+    """A value of pyproject.toml's ``[project]`` (``version``, ``license``): the one place it is
+    written."""
     text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
-    found = re.search(r'^\[project\]$.*?^version = "([^"]+)"$', text, re.MULTILINE | re.DOTALL)
+    pattern = rf'^\[project\]$.*?^{key} = "([^"]+)"$'
+    found = re.search(pattern, text, re.MULTILINE | re.DOTALL)
     if found is None:
-        raise LookupError("pyproject.toml has no [project] version")
+        raise LookupError(f"pyproject.toml has no [project] {key}")
     return found[1]
 
 
@@ -346,11 +348,11 @@ def schema() -> dict[str, Any]:
     return {
         "name": PACKAGE,
         "displayName": "altostratus",
-        "version": version(),
+        "version": project("version"),
         "description": "The cloud service's networks, firewalls, load balancers, reserved IPs, "
         "object stores and webhooks.",
         "keywords": ["pulumi", PACKAGE, "category/cloud"],
-        "license": "Apache-2.0",
+        "license": project("license"),
         "config": {"variables": variables},
         "provider": {
             "description": "The altostratus provider: the service's URL, key and default region "
