@@ -51,12 +51,13 @@ def wheel_in(folder: Path) -> Path:
 
 
 def missing_files(wheel: Path) -> list[str]:
-    """The package's modules and ``py.typed`` that the wheel does not hold."""
+    """The package's modules, ``py.typed`` and the plugin's ``schema.json`` that the wheel does
+    not hold."""
     wanted = {
         "altostratus/" + path.relative_to(PACKAGE).as_posix()
         for path in PACKAGE.rglob("*")
         if path.is_file()
-        and (path.suffix == ".py" or path.name == "py.typed")
+        and (path.suffix == ".py" or path.name in ("py.typed", "schema.json"))
         and "__pycache__" not in path.parts
     }
     with zipfile.ZipFile(wheel) as archive:
@@ -98,7 +99,7 @@ def smoke(dist: Path, work: Path) -> None:
         raise SmokeFailed(f"{wheel.name} lacks {', '.join(missing)}")
     with zipfile.ZipFile(wheel) as archive:
         modules = sum(name.endswith(".py") for name in archive.namelist())
-    say(f"{wheel.name} holds py.typed and all {modules} modules of sdk/altostratus")
+    say(f"{wheel.name} holds py.typed, schema.json and all {modules} modules of sdk/altostratus")
 
     venv = work / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
