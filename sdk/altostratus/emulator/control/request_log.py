@@ -44,15 +44,19 @@ class RequestLog:
         return entry
 
     def note_ignored(self, entry: dict[str, Any], ignored: dict[str, list[str]]) -> None:
+        # Only the ignored fields change: the entry's size moves by theirs, not counted again
+        # whole (the dict keeps its keys, so its own size stays).
+        change = _size(ignored) - _size(entry["ignored"])
         with self._lock:
             entry["ignored"] = ignored
             for index in range(len(self._entries) - 1, -1, -1):
                 if self._entries[index][0] is entry:
-                    self._resize(index, entry)
+                    self._resize(index, entry, self._entries[index][1] + change)
                     return
 
-    def _resize(self, index: int, entry: dict[str, Any]) -> None:
-        size = _size(entry)
+    def _resize(self, index: int, entry: dict[str, Any], size: int | None = None) -> None:
+        if size is None:
+            size = _size(entry)
         self._bytes += size - self._entries[index][1]
         self._entries[index] = (entry, size)
         while len(self._entries) > self._limit or (
