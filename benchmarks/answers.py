@@ -33,7 +33,7 @@ TARGETS = {"get": 0.7, "list of 100": 0.4}
 LISTED = 100
 #: The most user CPU per request a create+delete may cost the emulator's process, as a multiple
 #: of the floor's for the same requests (at the most clients).
-CPU_TARGET = 3.0
+CPU_TARGET = 3.5
 CPU_CLIENTS = (1, 16)
 
 
