@@ -183,6 +183,7 @@ def test_the_request_log_counts_ignored_fields_against_its_memory_bound() -> Non
 
     log = RequestLog(max_bytes=4096)
     first = log.add("POST", "/v2/vpc/networks", {"region": "LON1"})
+    assert log.bytes == _size(first), "a new entry counted as a whole recount counts it"
     log.note_ignored(first, {"body": ["colour"], "query": []})
     assert log.bytes == _size(first), "the noted fields counted as a whole recount counts them"
     second = log.add("GET", "/v2/vpc/networks", {})

@@ -38,9 +38,13 @@ class RequestLog:
             "status": None,
             "ignored": {"body": [], "query": []},
         }
+        # The entry's size as ``_size`` counts it, without walking its fixed parts (the keys and
+        # the empty ignored fields) again for every request.
+        size = sys.getsizeof(entry) + _FIXED + sys.getsizeof(method) + sys.getsizeof(path)
+        size += _size(query)
         with self._lock:
             self._entries.append((entry, 0))
-            self._resize(len(self._entries) - 1, entry)
+            self._resize(len(self._entries) - 1, entry, size)
         return entry
 
     def note_ignored(self, entry: dict[str, Any], ignored: dict[str, list[str]]) -> None:
@@ -82,3 +86,12 @@ def _size(value: Any) -> int:
     elif isinstance(value, list):
         size += sum(_size(item) for item in value)
     return size
+
+
+#: What a new entry holds besides its dict, method, path and query: its keys, no status yet, and
+#: the empty ignored fields.
+_FIXED = (
+    sum(_size(key) for key in ("method", "path", "query", "status", "ignored"))
+    + _size(None)
+    + _size({"body": [], "query": []})
+)
