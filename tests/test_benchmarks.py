@@ -90,8 +90,10 @@ def test_a_quick_run_reports_every_section_with_sensible_figures(tmp_path: Path)
     assert example["resources"] > 0 and example["wall"] > example["up"] + example["destroy"] > 0
 
     answers = sections["answers"]["data"]
+    cpu = {name: answers.pop(name) for name in ("cpu.1", "cpu.16")}
     assert set(answers) == {"get", "list of 100", "create + delete"}
     assert all(found["share"] > 0 and found["rounds"] > 0 for found in answers.values())
+    assert all(0 < found["floor"] < found["emulator"] < 1 for found in cpu.values()), cpu
     (restarted,) = sections["restarts"]["data"].values()
     assert all(restarted[name] > 0 for name in ("floor", "stop", "clean", "killed"))
     assert sections["s3"]["data"]["fill"]["keys"] == [100, 300]

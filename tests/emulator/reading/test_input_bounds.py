@@ -178,6 +178,20 @@ def test_the_request_log_keeps_the_latest_entries_only() -> None:
     assert [entry["path"] for entry in log.entries()] == ["/2", "/3", "/4"]
 
 
+def test_the_request_log_counts_ignored_fields_against_its_memory_bound() -> None:
+    from altostratus.emulator.control.request_log import RequestLog, _size
+
+    log = RequestLog(max_bytes=4096)
+    first = log.add("POST", "/v2/vpc/networks", {"region": "LON1"})
+    assert log.bytes == _size(first), "a new entry counted as a whole recount counts it"
+    log.note_ignored(first, {"body": ["colour"], "query": []})
+    assert log.bytes == _size(first), "the noted fields counted as a whole recount counts them"
+    second = log.add("GET", "/v2/vpc/networks", {})
+    log.note_ignored(second, {"body": [], "query": [f"field-{n}" for n in range(40)]})
+    assert log.bytes == _size(second), "the first entry dropped out once the second outgrew it"
+    assert [entry["method"] for entry in log.entries()] == ["GET"]
+
+
 def test_a_malformed_chunked_body_to_s3_is_400_xml(fresh_emulator: Emulator) -> None:
     status, credential = call(
         fresh_emulator, "POST", "/v2/objectstore/credentials", {"name": "c", "region": "LON1"}

@@ -38,21 +38,29 @@ class RequestLog:
             "status": None,
             "ignored": {"body": [], "query": []},
         }
+        # The entry's size as ``_size`` counts it, without walking its fixed parts (the keys and
+        # the empty ignored fields) again for every request.
+        size = sys.getsizeof(entry) + _FIXED + sys.getsizeof(method) + sys.getsizeof(path)
+        size += _size(query)
         with self._lock:
             self._entries.append((entry, 0))
-            self._resize(len(self._entries) - 1, entry)
+            self._resize(len(self._entries) - 1, entry, size)
         return entry
 
     def note_ignored(self, entry: dict[str, Any], ignored: dict[str, list[str]]) -> None:
+        # Only the ignored fields change: the entry's size moves by theirs, not counted again
+        # whole (the dict keeps its keys, so its own size stays).
+        change = _size(ignored) - _size(entry["ignored"])
         with self._lock:
             entry["ignored"] = ignored
             for index in range(len(self._entries) - 1, -1, -1):
                 if self._entries[index][0] is entry:
-                    self._resize(index, entry)
+                    self._resize(index, entry, self._entries[index][1] + change)
                     return
 
-    def _resize(self, index: int, entry: dict[str, Any]) -> None:
-        size = _size(entry)
+    def _resize(self, index: int, entry: dict[str, Any], size: int | None = None) -> None:
+        if size is None:
+            size = _size(entry)
         self._bytes += size - self._entries[index][1]
         self._entries[index] = (entry, size)
         while len(self._entries) > self._limit or (
@@ -78,3 +86,12 @@ def _size(value: Any) -> int:
     elif isinstance(value, list):
         size += sum(_size(item) for item in value)
     return size
+
+
+#: What a new entry holds besides its dict, method, path and query: its keys, no status yet, and
+#: the empty ignored fields.
+_FIXED = (
+    sum(_size(key) for key in ("method", "path", "query", "status", "ignored"))
+    + _size(None)
+    + _size({"body": [], "query": []})
+)

@@ -118,6 +118,8 @@ class State:
         self.public_pool = PublicPool()
         for kind in KINDS:
             setattr(self, kind.attribute, kind.store(self))
+        # Settled at every request: the tuple is made once per set of stores, not per request.
+        self._stores = tuple(self.store(kind) for kind in reversed(KINDS))
         if with_defaults:
             for account in self.accounts.by_id.values():
                 self.networks.add_defaults(account.id)
@@ -129,13 +131,14 @@ class State:
 
     def stores(self) -> tuple[Store[Any, Any, Any], ...]:
         """Every resource store, those whose records refer to others' first."""
-        return tuple(self.store(kind) for kind in reversed(KINDS))
+        return self._stores
 
     def settle(self, effects: Effects) -> None:
         """Remove the records whose deleting time is over (call with ``lock`` held)."""
         now = self.clock.monotonic()
-        for store in self.stores():
-            store.settle(now, effects)
+        for store in self._stores:
+            if store.removals:  # most requests find none waiting: no call for those
+                store.settle(now, effects)
 
     def reset(self) -> None:
         """Every account but the default one, and every resource, gone; fresh default networks;
