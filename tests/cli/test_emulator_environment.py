@@ -17,7 +17,7 @@ import pytest
 
 from altostratus.cli import main
 from altostratus.cli._emulator import configure_parser
-from tests.support.interrupt import default_ctrl_c
+from tests.support.interrupt import ctrl_c_stops
 
 ALTOSTRATUS = [sys.executable, "-m", "altostratus"]
 
@@ -149,11 +149,10 @@ def test_the_emulator_serves_as_its_variables_say(tmp_path: Path) -> None:
         "ALTOSTRATUS_EMULATOR_QUIET": "1",
     }
     with subprocess.Popen(
-        [*ALTOSTRATUS, "emulator"],
+        ctrl_c_stops([*ALTOSTRATUS, "emulator"]),
         stdout=subprocess.PIPE,
         text=True,
         env=env,
-        preexec_fn=default_ctrl_c,
     ) as process:
         try:
             assert process.stdout is not None

@@ -23,7 +23,7 @@ from altostratus.client import Client
 from altostratus.emulator import Emulator
 from altostratus.testing import OutputValue
 from tests.support.account import EXAMPLES, leftovers
-from tests.support.interrupt import default_ctrl_c
+from tests.support.interrupt import ctrl_c_stops
 
 #: Projects an example reads through a StackReference, run before it.
 BEFORE = {"stack-composition": ["private-network"], "default-network": ["private-network"]}
@@ -218,9 +218,7 @@ def test_config_must_be_key_equals_value(capsys: pytest.CaptureFixture[str]) -> 
 
 def test_kept_the_emulator_serves_what_was_made_until_ctrl_c() -> None:
     command = [sys.executable, "-m", "altostratus", "run", "--keep", str(EXAMPLES / "webhooks")]
-    with subprocess.Popen(
-        command, stdout=subprocess.PIPE, text=True, preexec_fn=default_ctrl_c
-    ) as running:
+    with subprocess.Popen(ctrl_c_stops(command), stdout=subprocess.PIPE, text=True) as running:
         assert running.stdout is not None
         said: list[str] = []
         for line in running.stdout:

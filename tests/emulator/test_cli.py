@@ -15,7 +15,7 @@ import pytest
 
 from altostratus.cli._emulator import configure_parser
 from altostratus.cli._serve import _emulator
-from tests.support.interrupt import default_ctrl_c
+from tests.support.interrupt import ctrl_c_stops
 
 
 def test_flags_and_defaults() -> None:
@@ -144,11 +144,12 @@ def test_without_the_extra_the_flags_parse_and_name_the_extra() -> None:
 
 def test_ctrl_c_stops_both_servers_and_exits_zero() -> None:
     process = subprocess.Popen(
-        [sys.executable, "-m", "altostratus.emulator", "--port", "0", "--s3-port", "0"],
+        ctrl_c_stops(
+            [sys.executable, "-m", "altostratus.emulator", "--port", "0", "--s3-port", "0"]
+        ),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        preexec_fn=default_ctrl_c,
     )
     try:
         assert process.stdout is not None

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from altostratus.emulator.serving.request_lines import json_line, text_line
-from tests.support.interrupt import default_ctrl_c
+from tests.support.interrupt import ctrl_c_stops
 
 HEADER_LINES = 3  # API, S3, API key
 
@@ -20,11 +20,17 @@ HEADER_LINES = 3  # API, S3, API key
 @contextmanager
 def serving(*flags: str) -> Iterator[tuple[subprocess.Popen[str], str]]:
     process = subprocess.Popen(
-        [sys.executable, "-m", "altostratus", "emulator", "--port", "0", "--s3-port", "0", *flags],
+        ctrl_c_stops(
+            [
+                sys.executable,
+                *("-m", "altostratus", "emulator"),
+                *("--port", "0", "--s3-port", "0"),
+                *flags,
+            ]
+        ),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        preexec_fn=default_ctrl_c,
     )
     try:
         assert process.stdout is not None
