@@ -250,12 +250,13 @@ class CtrlCWhileSaying(io.StringIO):
 
 def test_ctrl_c_as_the_address_is_printed_still_stops_the_emulator_in_words() -> None:
     out = CtrlCWhileSaying()
+    before = signal.getsignal(signal.SIGINT)
     with Emulator() as emulator:
         _deploy._serve(emulator, Progress(out))
     said = out.getvalue()
     assert "pulumi config set --secret altostratus:apiKey" in said
     assert said.strip().endswith("Emulator stopped.")
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    assert signal.getsignal(signal.SIGINT) is before  # the caller's handler is back
 
 
 def test_the_provider_process_started_early_is_the_one_the_runner_starts() -> None:
