@@ -49,7 +49,7 @@ from altostratus.emulator.control.endpoints import admin_networks
 from altostratus.emulator.control.same_origin import served_hosts
 from altostratus.emulator.control.seed import SeedError, check_shape, read_seed
 from altostratus.emulator.control.seed import apply as apply_seed
-from altostratus.emulator.persistence import StateFileError, StateFolder, snapshot
+from altostratus.emulator.persistence import FolderClosed, StateFileError, StateFolder, snapshot
 from altostratus.emulator.persistence.codec import IncompatibleState
 from altostratus.emulator.persistence.files import DamagedStateFile
 from altostratus.emulator.s3 import S3Service
@@ -191,13 +191,14 @@ class Emulator(EmulatorControls):
             with gate:
                 if threading.get_ident() in replacing:
                     return  # kept whole when the replacement ends
-                if folder.closed:
-                    return  # stopped: the last save was made before the folder closed
-                folder.save(
-                    lambda: taker.take(self.clock, self.dispatcher),
-                    lambda: taker.whole(self.clock, self.dispatcher),
-                    compact=compact,
-                )
+                # Stopped (a delivery ending after the stop): the last save was made before the
+                # folder closed. Caught, not checked first, so no close can slip in between.
+                with contextlib.suppress(FolderClosed):
+                    folder.save(
+                        lambda: taker.take(self.clock, self.dispatcher),
+                        lambda: taker.whole(self.clock, self.dispatcher),
+                        compact=compact,
+                    )
 
         def forget(bucket: str) -> None:
             with gate:
