@@ -328,3 +328,65 @@ def test_a_bad_store_entry_is_a_400_naming_it(
     assert refused.value.status == 400 and refused.value.code == "seed_invalid"
     assert refused.value.reason.startswith("accounts[0].object_stores[0]")
     assert named in refused.value.reason
+
+
+def test_a_balancers_own_firewall_goes_with_it_after_an_export_is_loaded_back() -> None:
+    with Emulator() as first:
+        client = Client(api_key=first.api_key, api_url=first.api_url)
+        network = client.networks.create(label="web")
+        balancer = client.load_balancers.create(
+            name="web",
+            network_id=network.id,
+            backends=[
+                {"ip": "10.0.0.5", "protocol": "TCP", "source_port": 80, "target_port": 8080}
+            ],
+        )
+        own = balancer.firewall_id
+        exported = first.export_state()
+    (entry,) = exported["accounts"][0]["load_balancers"]
+    assert entry["firewall_made"] is True and entry["firewall_id"] == own
+    with Emulator() as second:
+        second.load_state(exported)
+        client = Client(api_key=second.api_key, api_url=second.api_url)
+        assert client.load_balancers.get(balancer.id).firewall_id == own
+        assert second.export_state() == exported
+        client.load_balancers.delete(balancer.id)
+        assert own not in [firewall.id for firewall in client.firewalls.list()]
+
+
+@pytest.mark.parametrize(
+    ("mark", "message"),
+    [
+        ("yes", "firewall_made: true or false"),
+        (True, "firewall_made: names no firewall_id"),
+    ],
+)
+def test_a_bad_firewall_made_mark_is_one_line_naming_it(mark: object, message: str) -> None:
+    seed = {
+        "accounts": [
+            {
+                "name": "default",
+                "networks": [{"id": "net-a", "label": "a"}],
+                "load_balancers": [
+                    {
+                        "id": "lb-a",
+                        "name": "a",
+                        "network_id": "net-a",
+                        "backends": [
+                            {
+                                "ip": "10.0.0.5",
+                                "protocol": "TCP",
+                                "source_port": 80,
+                                "target_port": 8080,
+                            }
+                        ],
+                        "firewall_made": mark,
+                    }
+                ],
+            }
+        ]
+    }
+    with pytest.raises(
+        SeedError, match=r"accounts\[0\]\.load_balancers\[0\] \(id lb-a\)\." + message
+    ):
+        Emulator(seed=seed).start()

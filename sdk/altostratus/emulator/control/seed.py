@@ -18,10 +18,12 @@ Each resource entry is the body of the service's create call for that kind (the 
 checked the same way), plus ``id`` (fixed; a fresh one when left out) and ``region`` (the
 default one when left out). An object store names its owner (``access_key_id``) and may list
 ``objects`` (key: text, or ``{base64: ...}``), a reserved IP the balancer it is assigned to
-(``assign_to_id``). Entries are created in the order of the table of kinds (``state.kinds``)
-through the service's own create calls, so a refused entry fails with the service's reason, as
-one line naming the entry: ``accounts[0].networks[1] (id net-b): 422 ...``. Loading replaces the
-whole state (as a reset does, then the seed). A bucket's suffix is new at each load.
+(``assign_to_id``), a load balancer whether its firewall was made for it and goes with it
+(``firewall_made: true``, beside that firewall's ``firewall_id``). Entries are created in the
+order of the table of kinds (``state.kinds``) through the service's own create calls, so a
+refused entry fails with the service's reason, as one line naming the entry:
+``accounts[0].networks[1] (id net-b): 422 ...``. Loading replaces the whole state (as a reset
+does, then the seed). A bucket's suffix is new at each load.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from werkzeug.test import Client as WSGIClient
 from altostratus.emulator.s3 import store as s3_objects
 from altostratus.emulator.state.base import given_id
 from altostratus.emulator.state.kinds import KINDS, Kind
+from altostratus.emulator.state.load_balancers import LoadBalancer
 from altostratus.emulator.state.object_stores import ObjectStore
 from altostratus.emulator.state.reserved_ips import ReservedIp
 
@@ -62,7 +65,7 @@ class EmulatorApp(Protocol):
 
 
 #: The fields of a seed entry that its create call does not take.
-_SEED_ONLY = ("objects", "assign_to_id")
+_SEED_ONLY = ("objects", "assign_to_id", "firewall_made")
 _ACCOUNT_FIELDS = {"name", "api_key", "quota", *(kind.seed_key for kind in KINDS)}
 
 
@@ -172,12 +175,15 @@ def _create(app: EmulatorApp, key: str, kind: Kind, entry: dict[str, Any], where
         raise SeedError(f"{where}.region: a region's slug (LON1)")
     query = {"region": region} if region else {}
     objects = _objects(entry.get("objects") or {}, where) if kind.record is ObjectStore else {}
+    firewall_made = _firewall_made(entry, where) if kind.record is LoadBalancer else False
     with given_id(fixed):
         made = _call(app, key, kind.path, body, query, where)
     if objects:
         bucket = app.state.object_stores.records[str(made.get("id"))].bucket
         for name, data in objects.items():
             s3_objects.put(bucket, name, data)
+    if firewall_made:
+        app.state.load_balancers.records[str(made.get("id"))].firewall_made = True
     assigned = entry.get("assign_to_id") if kind.record is ReservedIp else None
     if assigned is not None:
         action = {"action": "assign", "assign_to_id": assigned}
@@ -205,6 +211,17 @@ def _call(
     if answer.status_code != 200:
         code, reason = made.get("code", ""), made.get("reason", answer.status)
         raise SeedError(f"{where}: {answer.status_code} {code}: {reason}")
+    return made
+
+
+def _firewall_made(entry: dict[str, Any], where: str) -> bool:
+    """A balancer entry's ``firewall_made``: its firewall (``firewall_id``, made before it by the
+    seed) was made for it, and is deleted with it."""
+    made = entry.get("firewall_made", False)
+    if not isinstance(made, bool):
+        raise SeedError(f"{where}.firewall_made: true or false")
+    if made and not entry.get("firewall_id"):
+        raise SeedError(f"{where}.firewall_made: names no firewall_id, the firewall made for it")
     return made
 
 

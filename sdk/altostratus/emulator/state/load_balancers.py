@@ -63,6 +63,7 @@ class LoadBalancers(Store[LoadBalancer, LoadBalancerCreate, LoadBalancerUpdate])
             enable_proxy_protocol=balancer.enable_proxy_protocol,
             max_concurrent_requests=balancer.max_concurrent_requests,
             firewall_id=balancer.firewall_id,
+            firewall_made=True if balancer.firewall_made else None,
             backends=[dict(b) for b in balancer.backends],
         )
 
