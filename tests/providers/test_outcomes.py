@@ -223,3 +223,19 @@ def test_the_retries_of_a_call_last_no_longer_than_the_wait_timeout(
     with pytest.raises(ProviderError, match="503"):
         provider.read(network.id, {"label": "busy", "region": "LON1"})
     assert _count(fresh_emulator, "GET", path) == 1
+
+
+def test_a_create_refused_because_the_name_is_taken_names_the_record_and_adopt(
+    configured_client: Client, fresh_emulator: Emulator
+) -> None:
+    """The next ``up`` after a killed one, for a resource given its name: the record the killed
+    run made holds the name. It is named with the way to take it over, never taken silently."""
+    deps = dependencies(configured_client, ("network_id",))
+    news = {"network_id": deps["network_id"], "name": "edge", "__name_prefix": "fw"}
+    first, _, _ = create(FirewallProvider(), news)
+    with pytest.raises(ProviderError) as raised:
+        create(FirewallProvider(), news)
+    message = str(raised.value)
+    assert "409 database_firewall_duplicate_name" in message
+    assert f"the firewall {first} has that name" in message and "adopt" in message
+    assert [f.id for f in configured_client.firewalls.list() if f.name == "edge"] == [first]

@@ -62,6 +62,7 @@ from altostratus.client.errors import (
     APIError,
     APITimeoutError,
     AuthenticationError,
+    ConflictError,
     NotFoundError,
     OutcomeUnknownError,
 )
@@ -225,7 +226,12 @@ class Provider(RecordHooks[RecordT], ResourceProvider):
                 inputs["region"] = _regions.located(self, _config.client(), inputs)
         with self._failing("create", str(ident), inputs):
             api = _config.client()
-            record = self._create_once(api, inputs)
+            try:
+                record = self._create_once(api, inputs)
+            except ConflictError as error:
+                if not error.code.endswith("_duplicate_name"):
+                    raise
+                raise ProviderError(self._name_taken(api, inputs, ident, error)) from None
             try:
                 try:
                     outs = self._settle(api, inputs, record)
@@ -244,6 +250,22 @@ class Provider(RecordHooks[RecordT], ResourceProvider):
                 message = f"could not create {self._what(ident)}{where}: {error}; {abandoned}"
                 raise ProviderError(message) from None
         return CreateResult(str(record.id), self._outputs(outs, inputs))
+
+    def _name_taken(
+        self, api: Client, inputs: dict[str, Any], ident: object, error: APIError
+    ) -> str:
+        """The error of a create refused because the name is taken: the record holding it, and
+        how to take it over when an interrupted run of this stack made it. The record is never
+        taken over here: one made by hand under the same name must not become the stack's."""
+        with suppress(AltostratusError):
+            found = self._lookup(api, inputs)
+            if len(found) == 1:
+                return (
+                    f"could not create {self._what(ident)}: {error}; the {self.kind} "
+                    f"{found[0].id} has that name: if an interrupted pulumi up of this stack made "
+                    f"it, take it over with adopt (id {found[0].id}), else choose another name"
+                )
+        return f"could not create {self._what(ident)}: {error}"
 
     def _adopt(self, inputs: dict[str, Any], id_: str) -> CreateResult:
         """The create of a resource declared with ``adopt`` (see ``_adopt``)."""
