@@ -260,10 +260,11 @@ class Provider(RecordHooks[RecordT], ResourceProvider):
         with suppress(AltostratusError):
             found = self._lookup(api, inputs)
             if len(found) == 1:
+                held_by = str(getattr(found[0], "id", ""))
                 return (
                     f"could not create {self._what(ident)}: {error}; the {self.kind} "
-                    f"{found[0].id} has that name: if an interrupted pulumi up of this stack made "
-                    f"it, take it over with adopt (id {found[0].id}), else choose another name"
+                    f"{held_by} has that name: if an interrupted pulumi up of this stack made "
+                    f"it, take it over with adopt (id {held_by}), else choose another name"
                 )
         return f"could not create {self._what(ident)}: {error}"
 
