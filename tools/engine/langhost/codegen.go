@@ -173,9 +173,36 @@ func (h *host) GenerateProject(
 	if err != nil {
 		return nil, err
 	}
+	folder := req.GetTargetDirectory()
+	if project.Main != "" {
+		folder = filepath.Join(folder, project.Main)
+	}
+	if err := distributionRequirements(filepath.Join(folder, "requirements.txt")); err != nil {
+		return nil, err
+	}
 	return &pulumirpc.GenerateProjectResponse{
 		Diagnostics: plugin.HclDiagnosticsToRPCDiagnostics(diags),
 	}, nil
+}
+
+// distributionRequirements rewrites the requirements the generator wrote as `<packageName>==<v>`
+// for a dotted packageName (`altostratus.plugin==0.1.0`): that names a module, and pip would
+// look for a distribution `altostratus-plugin`. The module's distribution is the one of its
+// top-level package, `altostratus==0.1.0`.
+func distributionRequirements(path string) error {
+	text, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	lines := strings.Split(string(text), "\n")
+	for i, line := range lines {
+		name, version, found := strings.Cut(line, "==")
+		if found && strings.Contains(name, ".") && !strings.ContainsAny(name, "/\\") {
+			top, _, _ := strings.Cut(name, ".")
+			lines[i] = top + "==" + version
+		}
+	}
+	return os.WriteFile(path, []byte(strings.Join(lines, "\n")), 0o600)
 }
 
 // bindOptions: Python prefers the output-versioned form of an invoke; a non-strict bind (the

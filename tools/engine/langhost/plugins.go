@@ -124,6 +124,9 @@ func (h *host) Link(_ context.Context, req *pulumirpc.LinkRequest) (*pulumirpc.L
 		lines); err != nil {
 		return nil, err
 	}
+	if len(instructions) == 0 {
+		return &pulumirpc.LinkResponse{}, nil
+	}
 	return &pulumirpc.LinkResponse{
 		ImportInstructions: "You can then import the SDK in your Python code with:\n\n  " +
 			strings.Join(instructions, "\n  ") + "\n",
