@@ -7,8 +7,18 @@
 // binary) with the arguments and environment the published host passes, through the same
 // toolchain package (`sdk/v3/python/toolchain`) that resolves the interpreter and the project's
 // virtual environment. Exit code 32 means the program already showed its error (a bail).
-// What it does not do: install dependencies (`pulumi install`), list a program's packages
-// (`pulumi about`), generate code, or report plugins beyond those the engine finds on PATH.
+//
+// It also generates code, by Pulumi's own Python generator (codegen.go): GeneratePackage (`pulumi
+// package gen-sdk`), GenerateProgram (`pulumi import`) and GenerateProject (`pulumi convert`);
+// and it runs a plugin folder (RunPlugin), links a generated SDK into a pip project (Link: `pulumi
+// package add`) and installs a project's requirements (InstallDependencies), in plugins.go.
+//
+// Where it differs from the published host: an SDK is generated under the default name when the
+// schema's packageName is dotted, a converted project requires the distribution of such a module,
+// and installing requirements does not first upgrade pip, setuptools and wheel from the index.
+// What it does not do: list a program's packages (`pulumi about`, GetProgramDependencies), ask
+// for runtime options, check types, pack an SDK (Pack), or report plugins beyond those the engine
+// finds on PATH.
 package main
 
 import (
