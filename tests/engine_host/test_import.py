@@ -5,6 +5,7 @@ plugin's front end, names the resource with its inputs, parses, and previews wit
 from __future__ import annotations
 
 import ast
+import json
 from pathlib import Path
 
 import pytest
@@ -93,3 +94,59 @@ def test_an_imported_firewall_rule_is_read_by_its_firewall_and_rule_ids(
     assert given["start_port"] == "'22'"
     assert given["protocol"] == "'tcp'"
     assert given["label"] == "'ssh'"
+
+
+def test_every_kind_imported_at_once_previews_unchanged(
+    project: Project, client: Client, tmp_path: Path
+) -> None:
+    """``pulumi import --file`` of one record of each of the eight kinds: one program for all,
+    each resource named as asked, with the plugin's nested ``<Name>Args`` classes."""
+    network = client.networks.create(label="app", cidr_v4="10.40.0.0/24")
+    firewall = client.firewalls.create(
+        name="edge", network_id=network.id, create_default_rules=False
+    )
+    rule = client.firewall_rules.create(
+        firewall.id, protocol="udp", start_port="53", end_port="54", cidr="10.0.0.0/8"
+    )
+    balancer = client.load_balancers.create(
+        name="web",
+        network_id=network.id,
+        backends=[{"ip": "10.40.0.10", "protocol": "TCP", "source_port": 80, "target_port": 8080}],
+    )
+    address = client.reserved_ips.create(name="web-ip")
+    store = client.object_stores.create(name="assets", max_size_gb=500)
+    credential = client.object_store_credentials.create(name="deploy", max_size_gb=500)
+    hook = client.webhooks.create(url="http://127.0.0.1:9/a")
+    wanted = {
+        "Network": ("app", network.id),
+        "Firewall": ("edge", firewall.id),
+        "FirewallRule": ("dns", f"{firewall.id}:{rule.id}"),
+        "LoadBalancer": ("web", balancer.id),
+        "ReservedIp": ("address", address.id),
+        "ObjectStore": ("assets", store.id),
+        "ObjectStoreCredential": ("deploy", credential.id),
+        "Webhook": ("events", hook.id),
+    }
+    listed = tmp_path / "resources.json"
+    listed.write_text(
+        json.dumps(
+            {
+                "resources": [
+                    {"type": f"altostratus:index:{kind}", "name": name, "id": str(id_)}
+                    for kind, (name, id_) in wanted.items()
+                ]
+            }
+        )
+    )
+    out = project.dir / "imported.py"
+    project("import", "--file", str(listed), "--yes", "--out", str(out))
+    code = out.read_text()
+    (project.dir / "__main__.py").write_text(code)
+    project("preview", "--expect-no-changes")
+
+    for kind, (name, _) in wanted.items():
+        assert ast.unparse(call(code, kind).args[0]) == repr(name)
+    assert "altostratus.LoadBalancerBackendArgs" in code
+    state = project.export()["deployment"]["resources"]
+    ids = {r["type"].rsplit(":", 1)[-1]: r["id"] for r in state if "index" in r["type"]}
+    assert ids == {kind: str(id_).rsplit(":", 1)[-1] for kind, (_, id_) in wanted.items()}
