@@ -9,6 +9,7 @@ import subprocess
 import sys
 import sysconfig
 from collections.abc import Callable
+from importlib.metadata import version
 from pathlib import Path
 
 import pytest
@@ -71,3 +72,17 @@ OFFLINE_PIP = {
     "PIP_NO_BUILD_ISOLATION": "0",
     "PIP_DISABLE_PIP_VERSION_CHECK": "1",
 }
+
+
+@pytest.fixture
+def offline_pip() -> dict[str, str]:
+    """``OFFLINE_PIP``, once this environment's setuptools can build a wheel by itself (70.1 and
+    later; the dev extras ask for 77): pip builds the generated SDKs with it."""
+    found = version("setuptools")
+    major, minor = (int(part) for part in found.split(".")[:2])
+    if (major, minor) < (70, 1):
+        pytest.fail(
+            f"setuptools {found} cannot build the generated SDKs offline: install the dev "
+            "extras again (python -m pip install -e '.[dev]')"
+        )
+    return OFFLINE_PIP

@@ -15,7 +15,7 @@ import pytest
 from tests.test_package import declared_version
 from tools import schema
 
-from .conftest import OFFLINE_PIP, Pulumi, offline_venv
+from .conftest import Pulumi, offline_venv
 
 pytestmark = pytest.mark.real_engine
 
@@ -39,7 +39,9 @@ def probe(python: Path | str, *, path: Path | None = None) -> list[str]:
     return answer.stdout.split("\n")
 
 
-def test_gen_sdk_writes_a_package_of_the_packages_version(pulumi: Pulumi, tmp_path: Path) -> None:
+def test_gen_sdk_writes_a_package_of_the_packages_version(
+    pulumi: Pulumi, offline_pip: dict[str, str], tmp_path: Path
+) -> None:
     answer = pulumi(
         "package", "gen-sdk", str(schema.SCHEMA), "--language", "python", "--out", "sdk"
     )
@@ -55,7 +57,7 @@ def test_gen_sdk_writes_a_package_of_the_packages_version(pulumi: Pulumi, tmp_pa
     subprocess.run(
         [sys.executable, "-m", "pip", "install", "--no-deps", "--target", str(installed), "."],
         cwd=generated,
-        env={**os.environ, **OFFLINE_PIP},
+        env={**os.environ, **offline_pip},
         capture_output=True,
         check=True,
         timeout=300,
@@ -67,7 +69,7 @@ def test_gen_sdk_writes_a_package_of_the_packages_version(pulumi: Pulumi, tmp_pa
 
 
 def test_package_add_links_the_sdk_into_a_programs_requirements(
-    pulumi: Pulumi, tmp_path: Path
+    pulumi: Pulumi, offline_pip: dict[str, str], tmp_path: Path
 ) -> None:
     """``pulumi package add <schema>`` generates the SDK into ``sdks/``, the host adds it to
     requirements.txt (once) and installs it into the program's environment, and the CLI shows
@@ -82,7 +84,7 @@ def test_package_add_links_the_sdk_into_a_programs_requirements(
     (program / "__main__.py").write_text("import pulumi\n")
 
     for _ in range(2):
-        answer = pulumi("package", "add", str(schema.SCHEMA), cwd=program, env=OFFLINE_PIP)
+        answer = pulumi("package", "add", str(schema.SCHEMA), cwd=program, env=offline_pip)
         assert answer.returncode == 0, answer.stdout + answer.stderr
         assert "import pulumi_altostratus as altostratus" in answer.stdout
     assert (program / "requirements.txt").read_text() == "pulumi>=3.0.0\n./sdks/altostratus\n"
