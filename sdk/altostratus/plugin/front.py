@@ -67,8 +67,15 @@ def register(
     """Register ``resource`` (an ``AltostratusResource``) as ``altostratus:index:<Name>``; the
     plugin names automatic names after the URN, so the dynamic form's name prefix is left out."""
     given = {key: value for key, value in props.items() if key != NAME_PREFIX}
-    type_token = names.token(_public_base(type(resource)).__name__)
-    merged = pulumi.ResourceOptions.merge(version_options(), opts)
+    kind = _public_base(type(resource)).__name__
+    type_token = names.token(kind)
+    # As the schema's aliases say: a dynamic resource of the same name becomes this one.
+    aliases = pulumi.ResourceOptions(
+        aliases=[pulumi.Alias(type_=f"pulumi-python:dynamic/{names.PACKAGE}:{kind}")]
+    )
+    merged = pulumi.ResourceOptions.merge(
+        pulumi.ResourceOptions.merge(version_options(), aliases), opts
+    )
     pulumi.CustomResource.__init__(resource, type_token, resource_name, given, merged)
 
 
