@@ -53,6 +53,7 @@ def test_records_are_imported_read_looked_up_and_adopted_through_the_plugin(
     assert outputs["found"] == before["looked-up"]
     assert outputs["found_cidr"] == "10.64.0.0/24"
     assert outputs["adopted"] == before["adopted"]
+    assert outputs["found_later"] == before["read"]
     assert networks(client) == before
     project("preview", "--expect-no-changes")
     project("refresh", "--yes", "--expect-no-changes")

@@ -104,6 +104,19 @@ def through_invoke(function: F) -> F:
     return typing.cast(F, invoked)
 
 
+def output_form(invoked: Callable[..., Any], like: F) -> F:
+    """The ``_output`` form of a lookup through the plugin, typed as ``like`` (the lookup's own
+    ``_output`` form): its arguments as Inputs, run once they are known."""
+    from altostratus.lookups._find import lifted
+
+    @functools.wraps(like)
+    def lifted_form(*args: Any, **inputs: Any) -> Any:
+        bound = inspect.signature(like).bind(*args, **inputs)
+        return lifted(invoked, **bound.arguments)
+
+    return typing.cast(F, lifted_form)
+
+
 def result_of(returned: Any, values: dict[str, Any], outputs: dict[str, Any]) -> Any:
     """An Invoke's answer as the lookup's result type."""
     if hasattr(returned, "of"):

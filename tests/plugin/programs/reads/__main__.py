@@ -25,6 +25,7 @@ else:
     )
     seen = alto.Network.get("seen", config.require("readId"))
     found = alto.get_network(label="looked-up")
+    found_later = alto.get_network_output(label=seen.label)
     adopted = alto.Network.adopt(
         "adopted",
         config.require("adoptedId"),
@@ -36,3 +37,4 @@ else:
     pulumi.export("found", found.id)
     pulumi.export("found_cidr", found.cidr_v4)
     pulumi.export("adopted", adopted.id)
+    pulumi.export("found_later", found_later.id)
