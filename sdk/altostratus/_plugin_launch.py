@@ -24,3 +24,7 @@ def main() -> None:
         )
         sys.exit(1)
     serve()
+
+
+if __name__ == "__main__":
+    main()

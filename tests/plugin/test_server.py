@@ -257,3 +257,12 @@ def test_a_missing_dependency_is_one_line_naming_the_install_command(tmp_path: P
     (line,) = answer.stderr.splitlines()
     assert "No module named 'grpc'" in line
     assert 'python -m pip install --upgrade "altostratus"' in line
+
+
+def test_settings_of_another_provider_replace_nothing(servicer: server.Servicer) -> None:
+    """The dynamic provider's settings (none of the plugin's keys): a stack moving to the plugin
+    is diffed resource by resource, not replaced whole."""
+    olds = struct({"version": "3.274.1"})
+    news = struct({"apiUrl": "http://127.0.0.1:9", "apiKey": "a"})
+    answer = servicer.DiffConfig(provider_pb2.DiffRequest(olds=olds, news=news), Context())
+    assert list(answer.replaces) == []

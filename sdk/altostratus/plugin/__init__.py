@@ -22,7 +22,7 @@ from altostratus.lookups import (
     GetWebhookResult,
     NoSingleMatchError,
 )
-from altostratus.plugin.front import through_invoke
+from altostratus.plugin.front import output_form, through_invoke
 from altostratus.plugin.provider import Provider
 from altostratus.providers import (
     FirewallArgs,
@@ -90,6 +90,17 @@ get_object_store_credential = through_invoke(lookups.get_object_store_credential
 get_webhook = through_invoke(lookups.get_webhook)
 get_quota = through_invoke(lookups.get_quota)
 get_regions = through_invoke(lookups.get_regions)
+get_network_output = output_form(get_network, lookups.get_network_output)
+get_firewall_output = output_form(get_firewall, lookups.get_firewall_output)
+get_load_balancer_output = output_form(get_load_balancer, lookups.get_load_balancer_output)
+get_reserved_ip_output = output_form(get_reserved_ip, lookups.get_reserved_ip_output)
+get_object_store_output = output_form(get_object_store, lookups.get_object_store_output)
+get_object_store_credential_output = output_form(
+    get_object_store_credential, lookups.get_object_store_credential_output
+)
+get_webhook_output = output_form(get_webhook, lookups.get_webhook_output)
+get_quota_output = output_form(get_quota, lookups.get_quota_output)
+get_regions_output = output_form(get_regions, lookups.get_regions_output)
 
 __all__ = [
     "Firewall",
@@ -124,12 +135,21 @@ __all__ = [
     "Webhook",
     "WebhookArgs",
     "get_firewall",
+    "get_firewall_output",
     "get_load_balancer",
+    "get_load_balancer_output",
     "get_network",
+    "get_network_output",
     "get_object_store",
     "get_object_store_credential",
+    "get_object_store_credential_output",
+    "get_object_store_output",
     "get_quota",
+    "get_quota_output",
     "get_regions",
+    "get_regions_output",
     "get_reserved_ip",
+    "get_reserved_ip_output",
     "get_webhook",
+    "get_webhook_output",
 ]

@@ -67,8 +67,15 @@ def register(
     """Register ``resource`` (an ``AltostratusResource``) as ``altostratus:index:<Name>``; the
     plugin names automatic names after the URN, so the dynamic form's name prefix is left out."""
     given = {key: value for key, value in props.items() if key != NAME_PREFIX}
-    type_token = names.token(_public_base(type(resource)).__name__)
-    merged = pulumi.ResourceOptions.merge(version_options(), opts)
+    kind = _public_base(type(resource)).__name__
+    type_token = names.token(kind)
+    # As the schema's aliases say: a dynamic resource of the same name becomes this one.
+    aliases = pulumi.ResourceOptions(
+        aliases=[pulumi.Alias(type_=f"pulumi-python:dynamic/{names.PACKAGE}:{kind}")]
+    )
+    merged = pulumi.ResourceOptions.merge(
+        pulumi.ResourceOptions.merge(version_options(), aliases), opts
+    )
     pulumi.CustomResource.__init__(resource, type_token, resource_name, given, merged)
 
 
@@ -95,6 +102,19 @@ def through_invoke(function: F) -> F:
         return result_of(returned, values, outputs)
 
     return typing.cast(F, invoked)
+
+
+def output_form(invoked: Callable[..., Any], like: F) -> F:
+    """The ``_output`` form of a lookup through the plugin, typed as ``like`` (the lookup's own
+    ``_output`` form): its arguments as Inputs, run once they are known."""
+    from altostratus.lookups._find import lifted
+
+    @functools.wraps(like)
+    def lifted_form(*args: Any, **inputs: Any) -> Any:
+        bound = inspect.signature(like).bind(*args, **inputs)
+        return lifted(invoked, **bound.arguments)
+
+    return typing.cast(F, lifted_form)
 
 
 def result_of(returned: Any, values: dict[str, Any], outputs: dict[str, Any]) -> Any:

@@ -265,7 +265,11 @@ class Servicer(provider_pb2_grpc.ResourceProviderServicer):
             key for key in keys if _whole_number(olds.get(key)) != _whole_number(news.get(key))
         )
         replaces = []
-        if normalised_url(olds.get("apiUrl")) != normalised_url(news.get("apiUrl")):
+        # Old settings holding none of the keys come from another provider (the dynamic one of
+        # a stack moving to the plugin, which reads the stack's configuration itself): the
+        # resources' own diffs decide.
+        ours = any(olds.get(key) is not None for key in keys)
+        if ours and normalised_url(olds.get("apiUrl")) != normalised_url(news.get("apiUrl")):
             replaces.append("apiUrl")
         else:
             changed = [key for key in changed if key != "apiUrl"]
