@@ -18,7 +18,7 @@ pytestmark = [pytest.mark.real_engine, pytest.mark.timeout(300)]
 
 
 @pytest.fixture
-def project(fresh_emulator: Emulator, tmp_path: Path) -> Project:
+def empty_program(fresh_emulator: Emulator, tmp_path: Path) -> Project:
     """An empty Python program with a stack configured for the emulator."""
     source = tmp_path / "source" / "adopted"
     source.mkdir(parents=True)
@@ -59,10 +59,10 @@ def keywords(found: ast.Call) -> dict[str, str]:
 
 
 def test_an_imported_network_is_written_as_the_plugins_and_previews_unchanged(
-    project: Project, client: Client
+    empty_program: Project, client: Client
 ) -> None:
     network = client.networks.create(label="handmade", cidr_v4="10.60.0.0/24")
-    code = imported(project, "Network", "handmade", network.id)
+    code = imported(empty_program, "Network", "handmade", network.id)
     assert "import altostratus.plugin as altostratus" in code.splitlines()
     found = call(code, "Network")
     assert ast.unparse(found.args[0]) == "'handmade'"
@@ -70,12 +70,12 @@ def test_an_imported_network_is_written_as_the_plugins_and_previews_unchanged(
     assert given["label"] == "'handmade'"
     assert given["cidr_v4"] == "'10.60.0.0/24'"
     assert given["opts"] == "pulumi.ResourceOptions(protect=True)"
-    state = project.export()["deployment"]["resources"]
+    state = empty_program.export()["deployment"]["resources"]
     assert [r["id"] for r in state if r["type"] == "altostratus:index:Network"] == [network.id]
 
 
 def test_an_imported_firewall_rule_is_read_by_its_firewall_and_rule_ids(
-    project: Project, client: Client
+    empty_program: Project, client: Client
 ) -> None:
     network = client.networks.create(label="app")
     firewall = client.firewalls.create(network_id=network.id, name="edge")
@@ -88,7 +88,7 @@ def test_an_imported_firewall_rule_is_read_by_its_firewall_and_rule_ids(
         action="allow",
         label="ssh",
     )
-    code = imported(project, "FirewallRule", "ssh", f"{firewall.id}:{rule.id}")
+    code = imported(empty_program, "FirewallRule", "ssh", f"{firewall.id}:{rule.id}")
     given = keywords(call(code, "FirewallRule"))
     assert given["firewall_id"] == repr(str(firewall.id))
     assert given["start_port"] == "'22'"
@@ -97,7 +97,7 @@ def test_an_imported_firewall_rule_is_read_by_its_firewall_and_rule_ids(
 
 
 def test_every_kind_imported_at_once_previews_unchanged(
-    project: Project, client: Client, tmp_path: Path
+    empty_program: Project, client: Client, tmp_path: Path
 ) -> None:
     """``pulumi import --file`` of one record of each of the eight kinds: one program for all,
     each resource named as asked, with the plugin's nested ``<Name>Args`` classes."""
@@ -138,15 +138,15 @@ def test_every_kind_imported_at_once_previews_unchanged(
             }
         )
     )
-    out = project.dir / "imported.py"
-    project("import", "--file", str(listed), "--yes", "--out", str(out))
+    out = empty_program.dir / "imported.py"
+    empty_program("import", "--file", str(listed), "--yes", "--out", str(out))
     code = out.read_text()
-    (project.dir / "__main__.py").write_text(code)
-    project("preview", "--expect-no-changes")
+    (empty_program.dir / "__main__.py").write_text(code)
+    empty_program("preview", "--expect-no-changes")
 
     for kind, (name, _) in wanted.items():
         assert ast.unparse(call(code, kind).args[0]) == repr(name)
     assert "altostratus.LoadBalancerBackendArgs" in code
-    state = project.export()["deployment"]["resources"]
+    state = empty_program.export()["deployment"]["resources"]
     ids = {r["type"].rsplit(":", 1)[-1]: r["id"] for r in state if "index" in r["type"]}
     assert ids == {kind: str(id_).rsplit(":", 1)[-1] for kind, (_, id_) in wanted.items()}
