@@ -9,8 +9,9 @@ docstrings. Each resource is ``altostratus:index:<Name>`` (aliased to its dynami
 ``altostratus:index:<Name>`` (``FirewallInlineRule``, ``LoadBalancerBackend``), each lookup a
 function ``altostratus:index:get<Name>``; the configuration is every ``altostratus:*`` key the
 providers read, described as docs/configuration.md describes it. Property names are the
-declarations' in camelCase, as the schema's languages expect (the Python SDK spells them
-``snake_case`` again). The document is package data, ``sdk/altostratus/schema.json``:
+declarations' in camelCase, as the schema's languages expect (``altostratus.plugin.names``,
+which the plugin converts values with, spells them ``snake_case`` again). The document is
+package data, ``sdk/altostratus/schema.json``:
 
     python -m tools.schema          # rewrite it
     python -m tools.schema --check  # exit 1 when it is stale
@@ -32,6 +33,7 @@ from types import UnionType
 from typing import Any
 
 from altostratus import lookups
+from altostratus.plugin.names import PACKAGE, camel, token
 from altostratus.providers import _config
 from altostratus.providers._inputs import REGION_DOC, Field, inputs_of
 from altostratus.providers._resource import AltostratusResource
@@ -40,7 +42,6 @@ from tools.reference import attribute_docs, plain_type
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = ROOT / "sdk" / "altostratus" / "schema.json"
-PACKAGE = "altostratus"
 _CONFIGURATION = ROOT / "docs" / "configuration.md"
 _PRIMITIVES = {"str": "string", "int": "integer", "bool": "boolean", "float": "number"}
 _ANY = {"$ref": "pulumi.json#/Any"}
@@ -60,14 +61,16 @@ RULE_ID_FORM = "<firewall_id>:<rule_id>"
 """The id ``pulumi import`` takes for a firewall rule: a rule is read under its firewall."""
 
 
-def camel(name: str) -> str:
-    """``cidr_v4`` as ``cidrV4``: a property's name in the schema."""
-    first, *rest = name.split("_")
-    return first + "".join(part[:1].upper() + part[1:] for part in rest)
-
-
-def token(name: str) -> str:
-    return f"{PACKAGE}:index:{name}"
+PYTHON: dict[str, Any] = {
+    "packageName": "altostratus.plugin",
+    "inputTypes": "classes",
+    "respectSchemaVersion": True,
+}
+"""How Pulumi's Python code generator writes for this package. Code written by ``pulumi import``
+and ``pulumi convert`` imports the plugin's Python front end (``import altostratus.plugin as
+altostratus``) and passes nested inputs as its ``<Name>Args`` classes, not dictionaries; a
+generated SDK carries the package's version and asks the engine for the plugin of that version
+(without ``respectSchemaVersion`` it says 0.0.0)."""
 
 
 def type_name(nested: type[Any]) -> str:
@@ -362,6 +365,7 @@ def schema() -> dict[str, Any]:
         "types": dict(sorted(types.items())),
         "resources": {token(name): spec for name, spec in resources.items()},
         "functions": functions,
+        "language": {"python": PYTHON},
     }
 
 

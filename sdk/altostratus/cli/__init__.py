@@ -22,6 +22,7 @@ from altostratus.cli import (
     _mcp,
     _migrate,
     _platform,
+    _plugin,
     _quota,
     _run,
     _webhooks,
@@ -73,7 +74,18 @@ def build_parser(prog: str = "altostratus") -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action=_Version, help="show the version and exit")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for module in (_account, _apps, _quota, _mcp, _platform, _emulator, _run, _webhooks, _migrate):
+    for module in (
+        _account,
+        _apps,
+        _quota,
+        _mcp,
+        _platform,
+        _emulator,
+        _run,
+        _webhooks,
+        _migrate,
+        _plugin,
+    ):
         module.register(commands)
     return parser
 

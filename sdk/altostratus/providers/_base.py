@@ -377,10 +377,14 @@ class Provider(RecordHooks[RecordT], ResourceProvider):
             given = dict(props[READ_GIVEN] or {})
             outs[READ_GIVEN] = given
             return ReadResult(id_=id_, outs=outs, inputs={**given, READ_GIVEN: given})
+        # A value the service answers that no program could give (a load balancer's empty
+        # ``enable_proxy_protocol``: none set) is no input: an import writes code from these.
         inputs = {
             field.name: outs[field.name]
             for field in self.fields
-            if outs.get(field.name) is not None and not field.secret
+            if outs.get(field.name) is not None
+            and not field.secret
+            and field.validate(outs[field.name]) is None
         }
         if NAME_PREFIX in props:
             inputs[NAME_PREFIX] = props[NAME_PREFIX]

@@ -7,8 +7,18 @@
 // binary) with the arguments and environment the published host passes, through the same
 // toolchain package (`sdk/v3/python/toolchain`) that resolves the interpreter and the project's
 // virtual environment. Exit code 32 means the program already showed its error (a bail).
-// What it does not do: install dependencies (`pulumi install`), list a program's packages
-// (`pulumi about`), generate code, or report plugins beyond those the engine finds on PATH.
+//
+// It also generates code, by Pulumi's own Python generator (codegen.go): GeneratePackage (`pulumi
+// package gen-sdk`), GenerateProgram (`pulumi import`) and GenerateProject (`pulumi convert`);
+// and it runs a plugin folder (RunPlugin), links a generated SDK into a pip project (Link: `pulumi
+// package add`) and installs a project's requirements (InstallDependencies), in plugins.go.
+//
+// Where it differs from the published host: an SDK is generated under the default name when the
+// schema's packageName is dotted, a converted project requires the distribution of such a module,
+// and installing requirements does not first upgrade pip, setuptools and wheel from the index.
+// What it does not do: list a program's packages (`pulumi about`, GetProgramDependencies), ask
+// for runtime options, check types, pack an SDK (Pack), or report plugins beyond those the engine
+// finds on PATH.
 package main
 
 import (
@@ -45,6 +55,9 @@ type host struct {
 	engineAddress string
 	tracing       string
 	execScript    string
+	// The `toolchain` and `typechecker` runtime options, written into generated projects.
+	toolchain   string
+	typechecker string
 }
 
 func main() {
@@ -52,8 +65,8 @@ func main() {
 	// Flags the published host takes, accepted so a Pulumi.yaml written for it works here.
 	flag.String("root", "", "the project's root directory")
 	flag.String("virtualenv", "", "the virtual environment (runtime option)")
-	flag.String("toolchain", "", "pip, poetry or uv (runtime option)")
-	flag.String("typechecker", "", "mypy or pyright (not run by this host)")
+	toolchainName := flag.String("toolchain", "", "pip, poetry or uv (runtime option)")
+	typechecker := flag.String("typechecker", "", "mypy or pyright (not run by this host)")
 	flag.Parse()
 
 	self, err := os.Executable()
@@ -61,8 +74,10 @@ func main() {
 		fail(err)
 	}
 	h := &host{
-		tracing:    *tracing,
-		execScript: filepath.Join(filepath.Dir(self), "pulumi-language-python-exec"),
+		tracing:     *tracing,
+		execScript:  filepath.Join(filepath.Dir(self), "pulumi-language-python-exec"),
+		toolchain:   *toolchainName,
+		typechecker: *typechecker,
 	}
 	if args := flag.Args(); len(args) > 0 {
 		h.engineAddress = args[len(args)-1]
@@ -118,8 +133,9 @@ func (h *host) GetRequiredPackages(
 	return &pulumirpc.GetRequiredPackagesResponse{}, nil
 }
 
-func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.RunResponse, error) {
-	info := req.GetInfo()
+// pythonOptions reads a program's or plugin's runtime options (`virtualenv`, `toolchain`) as
+// the published host does; pip is the default toolchain.
+func pythonOptions(info *pulumirpc.ProgramInfo) toolchain.PythonOptions {
 	options := info.GetOptions().AsMap()
 	opts := toolchain.PythonOptions{
 		Root:       info.GetRootDirectory(),
@@ -135,7 +151,12 @@ func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.R
 	case "poetry":
 		opts.Toolchain = toolchain.Poetry
 	}
-	tc, err := toolchain.ResolveToolchain(opts)
+	return opts
+}
+
+func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.RunResponse, error) {
+	info := req.GetInfo()
+	tc, err := toolchain.ResolveToolchain(pythonOptions(info))
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,60 @@
+"""``altostratus plugin install``: the plugin written into Pulumi's plugin folder, found there by
+the real engine without PATH."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from altostratus._version import package_version
+from altostratus.emulator import Emulator
+from tests.plugin.test_engine_cycle import PROGRAMS
+from tests.support.account import leftovers
+from tests.support.pulumi_cli import Project
+
+COMMAND = [sys.executable, "-m", "altostratus", "plugin", "install"]
+
+
+def install(env: dict[str, str]) -> Path:
+    answer = subprocess.run(COMMAND, env=env, capture_output=True, text=True, timeout=60)
+    assert answer.returncode == 0, answer.stderr
+    folder = Path(env["PULUMI_HOME"]) / "plugins" / f"resource-altostratus-v{package_version()}"
+    script = folder / "pulumi-resource-altostratus"
+    assert (
+        answer.stdout
+        == f"installed the altostratus provider plugin {package_version()} at {script}\n"
+    )
+    return script
+
+
+def test_the_installed_plugin_starts_and_prints_its_port(tmp_path: Path) -> None:
+    script = install({**os.environ, "PULUMI_HOME": str(tmp_path)})
+    process = subprocess.Popen([str(script)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None
+        assert process.stdout.readline().strip().isdigit()
+    finally:
+        process.kill()
+        process.wait()
+
+
+@pytest.mark.real_engine
+@pytest.mark.timeout(600)
+def test_the_engine_finds_the_installed_plugin_without_path(
+    fresh_emulator: Emulator, tmp_path: Path
+) -> None:
+    project = Project(PROGRAMS / "all-kinds", tmp_path, fresh_emulator)
+    project.env["PULUMI_IGNORE_AMBIENT_PLUGINS"] = "true"
+    project.init()
+    project("config", "set", "--secret", "hookSecret", "hook-secret-text-1")
+    failed = project("preview", ok=False)
+    assert "pulumi-resource-altostratus" in failed
+    install(project.env)
+    shown = project("up", "--yes")
+    assert "from $PATH" not in shown
+    project("destroy", "--yes", "--skip-preview")
+    assert leftovers(fresh_emulator) == {}
