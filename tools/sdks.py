@@ -6,10 +6,11 @@ the npm package ``@altostratus/pulumi`` at the package's own version (the schema
 programs using it ask the engine for the plugin of that version) and ``@pulumi/pulumi`` pinned to
 a release the pinned engine runs. The generated sources are checked in under ``sdk/nodejs/``:
 
-    python -m tools.sdks          # rewrite them
-    python -m tools.sdks --check  # exit 1 when they differ from what the schema generates
+    python -m tools.sdks              # rewrite them
+    python -m tools.sdks --check      # exit 1 when they differ from what the schema generates
+    python -m tools.sdks --pack DIR   # build them (npm, tsc) into DIR/altostratus-pulumi-<v>.tgz
 
-Both need the engine: ``tools/engine/build`` (its folder is found as the tests find it) or
+The first two need the engine: ``tools/engine/build`` (its folder is found as the tests find it) or
 ``pulumi`` and ``pulumi-language-nodejs`` on PATH. A test runs the check.
 """
 
@@ -124,7 +125,49 @@ def write(wanted: dict[str, bytes]) -> None:
             path.write_bytes(data)
 
 
+def _npm(*args: str, cwd: Path) -> None:
+    answer = subprocess.run(
+        ["npm", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    if answer.returncode != 0:
+        raise RuntimeError(f"npm {args[0]} failed in {cwd}: {answer.stderr.strip()}")
+
+
+def pack(destination: Path) -> Path:
+    """The SDK built as npm publishes a Pulumi SDK: its dependencies installed in a copy, compiled
+    by ``tsc`` into ``bin/`` beside its package.json, packed into an npm tarball in
+    ``destination`` (which ``npm install <tarball>`` takes); the tarball's path."""
+    if shutil.which("npm") is None:
+        raise EngineMissing("npm is not on PATH: install Node.js 18 or newer with npm")
+    destination.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="altostratus-sdk-nodejs-") as work:
+        copy = Path(work) / "nodejs"
+        shutil.copytree(NODEJS, copy, ignore=shutil.ignore_patterns("node_modules", "bin"))
+        _npm("install", "--no-audit", "--no-fund", "--prefer-offline", cwd=copy)
+        _npm("run", "build", cwd=copy)
+        for name in ("package.json", "README.md"):
+            shutil.copy(copy / name, copy / "bin" / name)
+        _npm("pack", "--pack-destination", str(destination.resolve()), cwd=copy / "bin")
+    version = json.loads((NODEJS / "package.json").read_text(encoding="utf-8"))["version"]
+    tarball = destination / f"{NPM_PACKAGE.lstrip('@').replace('/', '-')}-{version}.tgz"
+    if not tarball.is_file():
+        raise RuntimeError(f"npm pack wrote no {tarball.name} in {destination}")
+    return tarball
+
+
 def main(argv: list[str]) -> int:
+    if argv[:1] == ["--pack"] and len(argv) == 2:
+        try:
+            print(pack(Path(argv[1])))
+        except (EngineMissing, RuntimeError) as error:
+            print(f"tools.sdks: {error}", file=sys.stderr)
+            return 2
+        return 0
     try:
         with tempfile.TemporaryDirectory(prefix="altostratus-sdks-") as work:
             wanted = generated(Path(work))
