@@ -24,7 +24,6 @@ from altostratus.client import Client
 from altostratus.emulator import Emulator
 from tests.support.account import leftovers
 from tests.support.doc_pages import ROOT, blocks
-from tests.support.nodejs import node_modules
 from tests.support.pulumi_cli import Project
 
 pytestmark = [pytest.mark.real_engine, pytest.mark.timeout(600)]
@@ -41,11 +40,6 @@ def page_files(section: str) -> dict[str, str]:
         for block in blocks(PAGE)
         if block.heading == f"## {section}" and block.language in FILES
     }
-
-
-@pytest.fixture(scope="session")
-def typescript_modules() -> Path:
-    return node_modules()
 
 
 def program(language: str, work: Path, emulator: Emulator, modules: Path | None) -> Project:
