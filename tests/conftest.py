@@ -22,6 +22,11 @@ from tests.support.real_engine import built_engine, engine_missing
 if (_engine := built_engine()) is not None:
     os.environ["PATH"] = f"{_engine}{os.pathsep}{os.environ.get('PATH', '')}"
 os.environ.setdefault("PULUMI_PYTHON_CMD", sys.executable)
+# The provider plugin (the console script pulumi-resource-altostratus) is found on PATH, as a user
+# finds it once the package is installed in the environment whose bin/ is on theirs.
+_scripts = str(Path(sys.executable).parent)
+if _scripts not in os.environ["PATH"].split(os.pathsep):
+    os.environ["PATH"] = f"{os.environ['PATH']}{os.pathsep}{_scripts}"
 os.environ.setdefault("PULUMI_SKIP_UPDATE_CHECK", "true")
 
 pytest_plugins = ["altostratus.testing.pytest_plugin"]

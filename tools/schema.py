@@ -9,8 +9,9 @@ docstrings. Each resource is ``altostratus:index:<Name>`` (aliased to its dynami
 ``altostratus:index:<Name>`` (``FirewallInlineRule``, ``LoadBalancerBackend``), each lookup a
 function ``altostratus:index:get<Name>``; the configuration is every ``altostratus:*`` key the
 providers read, described as docs/configuration.md describes it. Property names are the
-declarations' in camelCase, as the schema's languages expect (the Python SDK spells them
-``snake_case`` again). The document is package data, ``sdk/altostratus/schema.json``:
+declarations' in camelCase, as the schema's languages expect (``altostratus.plugin.names``,
+which the plugin converts values with, spells them ``snake_case`` again). The document is
+package data, ``sdk/altostratus/schema.json``:
 
     python -m tools.schema          # rewrite it
     python -m tools.schema --check  # exit 1 when it is stale
@@ -32,6 +33,7 @@ from types import UnionType
 from typing import Any
 
 from altostratus import lookups
+from altostratus.plugin.names import PACKAGE, camel, token
 from altostratus.providers import _config
 from altostratus.providers._inputs import REGION_DOC, Field, inputs_of
 from altostratus.providers._resource import AltostratusResource
@@ -40,7 +42,6 @@ from tools.reference import attribute_docs, plain_type
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = ROOT / "sdk" / "altostratus" / "schema.json"
-PACKAGE = "altostratus"
 _CONFIGURATION = ROOT / "docs" / "configuration.md"
 _PRIMITIVES = {"str": "string", "int": "integer", "bool": "boolean", "float": "number"}
 _ANY = {"$ref": "pulumi.json#/Any"}
@@ -58,16 +59,6 @@ _CONFIG_TYPES = {
 _SECRET_CONFIG = frozenset({"altostratus:apiKey"})
 RULE_ID_FORM = "<firewall_id>:<rule_id>"
 """The id ``pulumi import`` takes for a firewall rule: a rule is read under its firewall."""
-
-
-def camel(name: str) -> str:
-    """``cidr_v4`` as ``cidrV4``: a property's name in the schema."""
-    first, *rest = name.split("_")
-    return first + "".join(part[:1].upper() + part[1:] for part in rest)
-
-
-def token(name: str) -> str:
-    return f"{PACKAGE}:index:{name}"
 
 
 def type_name(nested: type[Any]) -> str:

@@ -29,7 +29,7 @@ from pulumi.runtime.settings import get_monitor
 
 from altostratus.client._settings import region_code
 from altostratus.client.errors import NotFoundError
-from altostratus.providers import _config
+from altostratus.providers import _config, _threads
 
 if TYPE_CHECKING:
     from altostratus.client import Client
@@ -69,7 +69,10 @@ _clients: dict[tuple[tuple[str, str], ...], Client] = {}
 
 
 def session() -> tuple[Client, dict[str, str]]:
-    """The client of the program's configuration (one per configuration), and that config."""
+    """The client of the program's configuration (one per configuration), and that config; in
+    the provider plugin's process, the provider's (its Invoke runs the lookups)."""
+    if _threads.in_plugin():
+        return _config.client(), _config.current()
     stack_config = _config.settings_of(_ProgramConfig())
     key = tuple(sorted(stack_config.items()))
     with _lock:
@@ -111,7 +114,9 @@ class LookupResult:
         values: dict[str, Any] = {}
         for field in dataclasses.fields(cls):
             value = id_ if field.name == "id" else outputs.get(field.name)
-            values[field.name] = pulumi.Output.secret(value) if field.name in secrets else value
+            # In the plugin's process the schema marks them (its Invoke answers plain values).
+            secret = field.name in secrets and not _threads.in_plugin()
+            values[field.name] = pulumi.Output.secret(value) if secret else value
         return cls(**values)
 
 

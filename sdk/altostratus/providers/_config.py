@@ -94,6 +94,12 @@ def configure(config: Any) -> None:
             _client = None
 
 
+def current() -> dict[str, str]:
+    """The stored stack config (the keys set)."""
+    with _lock:
+        return dict(_stack_config)
+
+
 def client() -> Client:
     """The process's client, built on first use from the stack config and its fallbacks."""
     global _client

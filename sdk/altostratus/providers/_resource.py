@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+from collections.abc import Mapping
 from typing import Any, ClassVar, Generic, TypeVar
 
 import pulumi
@@ -41,19 +42,40 @@ def plain(value: Any) -> Any:
 class AltostratusResource(pulumi.dynamic.Resource, Generic[ArgsT]):
     """Base of the eight resources; subclasses set the class variables below."""
 
+    def translate_input_property(self, prop: str) -> str:
+        if self._plugin_names:
+            from altostratus.plugin import front
+
+            return front.wire_name(prop)
+        return prop
+
+    def translate_output_property(self, prop: str) -> str:
+        if self._plugin_names:
+            from altostratus.plugin import front
+
+            return front.program_name(prop)
+        return prop
+
     _provider_class: ClassVar[type[Provider[Any]]]
     _args_class: ClassVar[type[Any]]
     _secret_outputs: ClassVar[tuple[str, ...]] = ()
     _output_names: ClassVar[tuple[str, ...]] = ()
+    _through_plugin: ClassVar[bool] = False
+    """Registered as ``altostratus:index:<Name>`` through the provider plugin (the classes of
+    ``altostratus.plugin``), else the dynamic resource unless given an ``altostratus.Provider``."""
+    _plugin_names: bool = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         annotations = inspect.get_annotations(cls)
-        cls._output_names = tuple(
+        declared = tuple(
             name
             for name, annotation in annotations.items()
             if not name.startswith("_") and "Output" in str(annotation)
         )
+        # A subclass declaring no outputs (``altostratus.plugin``'s) keeps its base's.
+        if declared or not cls._output_names:
+            cls._output_names = declared
 
     def __init__(
         self,
@@ -82,6 +104,14 @@ class AltostratusResource(pulumi.dynamic.Resource, Generic[ArgsT]):
         self, resource_name: str, props: dict[str, Any], opts: pulumi.ResourceOptions | None
     ) -> None:
         secret_opts = pulumi.ResourceOptions(additional_secret_outputs=list(self._secret_outputs))
+        if self._through_plugin or _plugin_provider(opts):
+            from altostratus.plugin import front
+
+            self._plugin_names = True
+            front.register(
+                self, resource_name, props, pulumi.ResourceOptions.merge(opts, secret_opts)
+            )
+            return
         pulumi.dynamic.Resource.__init__(
             self,
             self._provider_class(),
@@ -150,6 +180,22 @@ class AltostratusResource(pulumi.dynamic.Resource, Generic[ArgsT]):
         resource = cls.__new__(cls)
         resource._register(resource_name, props, pulumi.ResourceOptions.merge(opts, _at(id)))
         return resource
+
+
+def _plugin_provider(opts: pulumi.ResourceOptions | None) -> bool:
+    """Whether ``opts`` name an ``altostratus.Provider`` (``provider=``, or in ``providers=``)."""
+    if opts is None:
+        return False
+    given: list[Any] = [opts.provider] if opts.provider is not None else []
+    if isinstance(opts.providers, Mapping):
+        given += list(opts.providers.values())
+    elif opts.providers:
+        given += [*opts.providers]
+    return any(
+        type(provider).__module__ == "altostratus.plugin.provider"
+        and type(provider).__name__ == "Provider"
+        for provider in given
+    )
 
 
 def _at(id: pulumi.Input[str]) -> pulumi.ResourceOptions:

@@ -38,10 +38,26 @@ _log = logging.getLogger("altostratus.providers")
 _lock = threading.Lock()
 _tried: int | None = None
 _reported = False
+_plugin = False
+
+
+def serving_plugin() -> None:
+    """Mark this process as the provider plugin's (``altostratus.plugin.server``): a provider
+    process too, serving one provider instance."""
+    global _plugin
+    _plugin = True
+
+
+def in_plugin() -> bool:
+    """Whether this process is the provider plugin's."""
+    return _plugin
 
 
 def in_provider_process() -> bool:
-    """Whether this process is the SDK's dynamic provider process (``python -m pulumi.dynamic``)."""
+    """Whether this process is the SDK's dynamic provider process (``python -m pulumi.dynamic``)
+    or the provider plugin's."""
+    if _plugin:
+        return True
     main = sys.modules.get("__main__")
     spec = getattr(main, "__spec__", None)
     return getattr(spec, "name", None) == PROVIDER_MODULE
