@@ -74,6 +74,7 @@ def test_a_program_lives_its_whole_life_through_the_plugin(
     assert project.operations() == {
         "Network:app": "create",
         "Firewall:app": "create",
+        "FirewallRule:https": "create",
         "FirewallRule:ssh": "create",
         "ObjectStoreCredential:ci": "create",
         "ObjectStore:assets": "create",
@@ -89,7 +90,8 @@ def test_a_program_lives_its_whole_life_through_the_plugin(
         assert firewall.network_id == network.id
         rules = {rule.id: rule for rule in firewall.rules or []}
         assert {r.start_port for r in rules.values()} == {"443", "22"}
-        assert rules[outputs["sshRuleId"].split(":")[-1]].cidr == ["10.0.0.0/8"]
+        https, ssh = (rules[rule_id.split(":")[-1]] for rule_id in outputs["ruleIds"])
+        assert (https.cidr, ssh.cidr) == (["0.0.0.0/0"], ["10.0.0.0/8"])
         (store,) = client.object_stores.list()
         assert store.max_size_gb == 250
 
