@@ -108,3 +108,90 @@ def test_a_program_lives_its_whole_life_through_the_plugin(
 
     project("destroy", "--yes", "--skip-preview")
     assert leftovers(fresh_emulator) == {}
+
+
+USING_WHAT_EXISTS = {
+    "typescript": """\
+import * as altostratus from "@altostratus/pulumi";
+
+const found = altostratus.getNetworkOutput({ label: "existing" });
+const read = altostratus.Network.get("read", "EXISTING_ID");
+const other = new altostratus.Provider("other", {
+    apiUrl: "OTHER_URL", apiKey: "OTHER_KEY", region: "FRA1",
+});
+const there = new altostratus.Network("there", { label: "there" }, { provider: other });
+
+export const foundId = found.id;
+export const readLabel = read.label;
+export const thereId = there.id;
+""",
+    "yaml": """\
+name: using-what-exists
+runtime: yaml
+variables:
+  found:
+    fn::invoke:
+      function: altostratus:index:getNetwork
+      arguments:
+        label: existing
+resources:
+  read:
+    type: altostratus:index:Network
+    get:
+      id: EXISTING_ID
+  other:
+    type: pulumi:providers:altostratus
+    properties:
+      apiUrl: OTHER_URL
+      apiKey: OTHER_KEY
+      region: FRA1
+  there:
+    type: altostratus:index:Network
+    properties:
+      label: there
+    options:
+      provider: ${other}
+outputs:
+  foundId: ${found.id}
+  readLabel: ${read.label}
+  thereId: ${there.id}
+""",
+}
+
+
+@pytest.mark.parametrize("language", ["typescript", "yaml"])
+def test_a_program_looks_up_reads_and_uses_a_second_account(
+    fresh_emulator: Emulator, tmp_path: Path, language: str, request: pytest.FixtureRequest
+) -> None:
+    """A lookup and a read of a network made by hand, and a network made through an explicit
+    provider in another emulator's account and region: each lands where the program says."""
+    with Client(api_key=fresh_emulator.api_key, api_url=fresh_emulator.api_url) as client:
+        existing = client.networks.create(label="existing")
+    with Emulator() as other:
+        text = USING_WHAT_EXISTS[language].replace("EXISTING_ID", existing.id)
+        text = text.replace("OTHER_URL", other.api_url).replace("OTHER_KEY", other.api_key)
+        source = tmp_path / "source" / "using-what-exists"
+        source.mkdir(parents=True)
+        if language == "typescript":
+            (source / "Pulumi.yaml").write_text("name: using-what-exists\nruntime: nodejs\n")
+            (source / "package.json").write_text('{"name": "using", "main": "index.ts"}\n')
+            (source / "index.ts").write_text(text)
+        else:
+            (source / "Pulumi.yaml").write_text(text)
+        project = Project(source, tmp_path, fresh_emulator)
+        if language == "typescript":
+            modules = request.getfixturevalue("typescript_modules")
+            (project.dir / "node_modules").symlink_to(modules, target_is_directory=True)
+        project.init()
+        project("up", "--yes", "--skip-preview")
+
+        outputs = json.loads(project("stack", "output", "--json"))
+        assert (outputs["foundId"], outputs["readLabel"]) == (existing.id, "existing")
+        with Client(api_key=other.api_key, api_url=other.api_url) as client:
+            (there,) = [n for n in client.networks.list(region="FRA1") if not n.default]
+        assert (there.id, there.label) == (outputs["thereId"], "there")
+        project("destroy", "--yes", "--skip-preview")
+        with Client(api_key=other.api_key, api_url=other.api_url) as client:
+            assert [n for n in client.networks.list(region="FRA1") if not n.default] == []
+    with Client(api_key=fresh_emulator.api_key, api_url=fresh_emulator.api_url) as client:
+        client.networks.get(existing.id)  # read, not managed: still there
