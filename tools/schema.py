@@ -61,6 +61,18 @@ RULE_ID_FORM = "<firewall_id>:<rule_id>"
 """The id ``pulumi import`` takes for a firewall rule: a rule is read under its firewall."""
 
 
+PYTHON: dict[str, Any] = {
+    "packageName": "altostratus.plugin",
+    "inputTypes": "classes",
+    "respectSchemaVersion": True,
+}
+"""How Pulumi's Python code generator writes for this package. Code written by ``pulumi import``
+and ``pulumi convert`` imports the plugin's Python front end (``import altostratus.plugin as
+altostratus``) and passes nested inputs as its ``<Name>Args`` classes, not dictionaries; a
+generated SDK carries the package's version and asks the engine for the plugin of that version
+(without ``respectSchemaVersion`` it says 0.0.0)."""
+
+
 def type_name(nested: type[Any]) -> str:
     """``FirewallInlineRuleArgs`` as ``FirewallInlineRule``."""
     return nested.__name__.removesuffix("Args")
@@ -353,6 +365,7 @@ def schema() -> dict[str, Any]:
         "types": dict(sorted(types.items())),
         "resources": {token(name): spec for name, spec in resources.items()},
         "functions": functions,
+        "language": {"python": PYTHON},
     }
 
 

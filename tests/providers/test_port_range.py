@@ -108,3 +108,24 @@ def test_the_port_range_output_is_the_rules_range_whichever_form_was_given(
     assert updated.operation == "update" and updated.state.outputs["port_range"] == "53-54"
     (rule,) = configured_client.firewall_rules.list(firewall_id)
     assert (rule.start_port, rule.end_port) == ("53", "54")
+
+
+def test_an_imported_rule_gives_its_ports_once_and_a_refresh_keeps_both_forms(
+    configured_client: Client,
+) -> None:
+    """An import reads a rule knowing only its firewall: its inputs (the code ``pulumi import``
+    writes) give the ports as ``start_port``/``end_port``, not beside a ``port_range`` too,
+    which the check refuses; a refresh's inputs stay what the outputs hold."""
+    firewall_id = _firewall(configured_client)
+    rule = configured_client.firewall_rules.create(
+        firewall_id, protocol="tcp", start_port="80", end_port="443", cidr="10.0.0.0/8"
+    )
+    provider = FirewallRuleProvider()
+    imported = provider.read(rule.id, {"firewall_id": firewall_id})
+    assert imported.inputs is not None and imported.outs is not None
+    assert "port_range" not in imported.inputs
+    assert (imported.inputs["start_port"], imported.inputs["end_port"]) == ("80", "443")
+    assert provider.check({}, imported.inputs).failures == []
+    refreshed = provider.read(rule.id, imported.outs)
+    assert refreshed.inputs is not None
+    assert refreshed.inputs["port_range"] == "80-443"

@@ -22,6 +22,7 @@ import pulumi.runtime
 from altostratus._version import package_version
 from altostratus.plugin import names
 from altostratus.providers._inputs import NAME_PREFIX
+from altostratus.providers._resource import AltostratusResource, _public_base
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -58,7 +59,7 @@ def version_options() -> pulumi.ResourceOptions:
 
 
 def register(
-    resource: pulumi.CustomResource,
+    resource: AltostratusResource[Any],
     resource_name: str,
     props: dict[str, Any],
     opts: pulumi.ResourceOptions,
@@ -66,10 +67,7 @@ def register(
     """Register ``resource`` (an ``AltostratusResource``) as ``altostratus:index:<Name>``; the
     plugin names automatic names after the URN, so the dynamic form's name prefix is left out."""
     given = {key: value for key, value in props.items() if key != NAME_PREFIX}
-    kind = type(resource)
-    while kind.__module__.startswith("altostratus.plugin"):
-        kind = kind.__mro__[1]
-    type_token = names.token(kind.__name__)
+    type_token = names.token(_public_base(type(resource)).__name__)
     merged = pulumi.ResourceOptions.merge(version_options(), opts)
     pulumi.CustomResource.__init__(resource, type_token, resource_name, given, merged)
 

@@ -242,7 +242,18 @@ class Servicer(provider_pb2_grpc.ResourceProviderServicer):
     def CheckConfig(self, request: Any, context: Any) -> Any:
         values, _ = _plain(request.news)
         self._unknown_keys(values, request.urn)
-        return provider_pb2.CheckResponse(inputs=request.news)
+        failures = []
+        asked = values.get("version")
+        if isinstance(asked, str) and asked and asked != package_version():
+            failures.append(
+                provider_pb2.CheckFailure(
+                    property="version",
+                    reason=f"the program's altostratus SDK is version {asked} but the provider "
+                    f"plugin pulumi-resource-altostratus is version {package_version()}: install "
+                    "the same version of both",
+                )
+            )
+        return provider_pb2.CheckResponse(inputs=request.news, failures=failures)
 
     def DiffConfig(self, request: Any, context: Any) -> Any:
         olds, _ = _plain(request.olds)
@@ -414,8 +425,8 @@ class Servicer(provider_pb2_grpc.ResourceProviderServicer):
             outs = dict(result.outs or {})
             inputs = dict(result.inputs or {})
             if not props:
-                # An import: the name the automatic names keep is the one the record has.
-                inputs.pop(NAME_PREFIX, None)
+                # An import: the record's name is kept as the automatic one of the resource.
+                inputs[NAME_PREFIX] = _name_of(request.urn)
             return provider_pb2.ReadResponse(
                 id=str(result.id),
                 properties=kind.answer(outs, secret),

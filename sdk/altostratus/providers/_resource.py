@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+import weakref
 from collections.abc import Mapping
 from typing import Any, ClassVar, Generic, TypeVar
 
 import pulumi
 import pulumi.dynamic
+from pulumi.runtime.settings import get_monitor
 
 from altostratus.providers._adopt import ADOPT_ID
 from altostratus.providers._base import Provider
@@ -157,6 +159,7 @@ class AltostratusResource(pulumi.dynamic.Resource, Generic[ArgsT]):
         (``<Resource>(resource_name, args)``): while ``adopt`` stays, a change that replaces the
         resource is refused.
         """
+        _adopted_once(cls, resource_name, id)
         resource = cls.__new__(cls)
         AltostratusResource.__init__(resource, resource_name, args, opts, **{ADOPT_ID: id})
         return resource
@@ -180,6 +183,37 @@ class AltostratusResource(pulumi.dynamic.Resource, Generic[ArgsT]):
         resource = cls.__new__(cls)
         resource._register(resource_name, props, pulumi.ResourceOptions.merge(opts, _at(id)))
         return resource
+
+
+_adoptions: weakref.WeakKeyDictionary[Any, dict[tuple[str, str], str]] = weakref.WeakKeyDictionary()
+"""The records adopted by each running program (by its monitor: a test process runs several):
+``(kind, id)`` and the resource adopting it."""
+
+
+def _adopted_once(cls: type[AltostratusResource[Any]], resource_name: str, id: str) -> None:
+    """Refuse a record the program adopts twice (by both front ends, or twice by one): two
+    resources would manage it, and the first destroy would delete it under the other."""
+    kind = cls._provider_class.kind
+    front = "altostratus.plugin" if cls._through_plugin else "altostratus"
+    here = f"{front}.{_public_base(cls).__name__} {resource_name!r}"
+    monitor = get_monitor()
+    if monitor is None:
+        return
+    try:
+        adopted = _adoptions.setdefault(monitor, {})
+    except TypeError:  # a monitor that takes no weak reference: no check
+        return
+    before = adopted.setdefault((kind, str(id)), here)
+    if before != here:
+        raise ValueError(
+            f"the {kind} {id} is adopted twice, by {before} and by {here}: adopt it once"
+        )
+
+
+def _public_base(cls: type[AltostratusResource[Any]]) -> type[AltostratusResource[Any]]:
+    while cls.__module__.startswith("altostratus.plugin"):
+        cls = cls.__mro__[1]
+    return cls
 
 
 def _plugin_provider(opts: pulumi.ResourceOptions | None) -> bool:

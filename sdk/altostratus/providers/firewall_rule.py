@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeGuard
 
 import pulumi
-from pulumi.dynamic import CheckFailure
+from pulumi.dynamic import CheckFailure, ReadResult
 
 from altostratus.client.errors import NotFoundError
 from altostratus.providers import _regions, _validate
@@ -138,6 +138,15 @@ class FirewallRuleProvider(Provider["RuleRecord"]):
             and (rule.direction, rule.action) == (wanted["direction"], wanted["action"])
             and (rule.label or "") == wanted["label"]
         ]
+
+    def read(self, id_: str, props: dict[str, Any]) -> ReadResult:
+        """As any read; but the inputs of a rule read with no ``port_range`` given (an import:
+        only ``firewall_id`` is known) give the ports once, as ``start_port`` and ``end_port``.
+        Both forms at once would fail the check of the code written from them."""
+        result = super().read(id_, props)
+        if props.get("port_range") is None and result.inputs:
+            result.inputs.pop("port_range", None)
+        return result
 
     def _read(self, api: Client, id_: str, props: dict[str, Any]) -> RuleRecord:
         return api.firewall_rules.get(props["firewall_id"], id_, region=self._region(props))

@@ -45,6 +45,9 @@ type host struct {
 	engineAddress string
 	tracing       string
 	execScript    string
+	// The `toolchain` and `typechecker` runtime options, written into generated projects.
+	toolchain   string
+	typechecker string
 }
 
 func main() {
@@ -52,8 +55,8 @@ func main() {
 	// Flags the published host takes, accepted so a Pulumi.yaml written for it works here.
 	flag.String("root", "", "the project's root directory")
 	flag.String("virtualenv", "", "the virtual environment (runtime option)")
-	flag.String("toolchain", "", "pip, poetry or uv (runtime option)")
-	flag.String("typechecker", "", "mypy or pyright (not run by this host)")
+	toolchainName := flag.String("toolchain", "", "pip, poetry or uv (runtime option)")
+	typechecker := flag.String("typechecker", "", "mypy or pyright (not run by this host)")
 	flag.Parse()
 
 	self, err := os.Executable()
@@ -61,8 +64,10 @@ func main() {
 		fail(err)
 	}
 	h := &host{
-		tracing:    *tracing,
-		execScript: filepath.Join(filepath.Dir(self), "pulumi-language-python-exec"),
+		tracing:     *tracing,
+		execScript:  filepath.Join(filepath.Dir(self), "pulumi-language-python-exec"),
+		toolchain:   *toolchainName,
+		typechecker: *typechecker,
 	}
 	if args := flag.Args(); len(args) > 0 {
 		h.engineAddress = args[len(args)-1]
@@ -118,8 +123,9 @@ func (h *host) GetRequiredPackages(
 	return &pulumirpc.GetRequiredPackagesResponse{}, nil
 }
 
-func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.RunResponse, error) {
-	info := req.GetInfo()
+// pythonOptions reads a program's or plugin's runtime options (`virtualenv`, `toolchain`) as
+// the published host does; pip is the default toolchain.
+func pythonOptions(info *pulumirpc.ProgramInfo) toolchain.PythonOptions {
 	options := info.GetOptions().AsMap()
 	opts := toolchain.PythonOptions{
 		Root:       info.GetRootDirectory(),
@@ -135,7 +141,12 @@ func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.R
 	case "poetry":
 		opts.Toolchain = toolchain.Poetry
 	}
-	tc, err := toolchain.ResolveToolchain(opts)
+	return opts
+}
+
+func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.RunResponse, error) {
+	info := req.GetInfo()
+	tc, err := toolchain.ResolveToolchain(pythonOptions(info))
 	if err != nil {
 		return nil, err
 	}
