@@ -10,19 +10,19 @@ from pathlib import Path
 import pytest
 
 from tests.test_package import declared_version
-from tools import sdks
+from tools import schema, sdks
 
 
 def test_the_sdk_asks_for_the_plugin_of_the_package_s_version() -> None:
     package = json.loads((sdks.NODEJS / "package.json").read_text(encoding="utf-8"))
-    assert package["name"] == sdks.NPM_PACKAGE
+    assert package["name"] == schema.NPM_PACKAGE
     assert package["version"] == declared_version()
     assert package["pulumi"] == {
         "resource": True,
         "name": "altostratus",
         "version": declared_version(),
     }
-    assert package["dependencies"]["@pulumi/pulumi"] == sdks.PULUMI_NODEJS
+    assert package["dependencies"]["@pulumi/pulumi"] == schema.PULUMI_NODEJS
     network = (sdks.NODEJS / "network.ts").read_text(encoding="utf-8")
     assert "'altostratus:index:Network'" in network
 

@@ -19,7 +19,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from tools import sdks
+from tools import schema, sdks
 
 TYPESCRIPT = "5.9.3"
 NODE_TYPES = "^20"
@@ -34,8 +34,8 @@ def _manifest(tarball: str) -> dict[str, object]:
         "name": "altostratus-test-programs",
         "private": True,
         "dependencies": {
-            sdks.NPM_PACKAGE: f"file:{tarball}",
-            "@pulumi/pulumi": sdks.PULUMI_NODEJS,
+            schema.NPM_PACKAGE: f"file:{tarball}",
+            "@pulumi/pulumi": schema.PULUMI_NODEJS,
             "typescript": TYPESCRIPT,
             "@types/node": NODE_TYPES,
         },
