@@ -74,3 +74,24 @@ def test_a_program_s_error_is_shown_once_as_the_sdk_wrote_it(
     failed = stack("up", "--yes", "--skip-preview", ok=False)
     assert failed.count("the program failed on purpose: yes") == 1, failed
     assert "non-zero exit code" not in failed
+
+
+def test_pulumi_install_installs_a_typescript_project_s_packages(
+    tmp_path: Path, emulator: Emulator
+) -> None:
+    """``pulumi install`` runs npm in the project (here on a package of the project's own, so no
+    registry is asked) and shows what npm printed."""
+    source = tmp_path / "source" / "install-check"
+    (source / "greeting").mkdir(parents=True)
+    (source / "greeting" / "package.json").write_text(
+        '{"name": "greeting", "version": "1.0.0", "main": "index.js"}\n'
+    )
+    (source / "greeting" / "index.js").write_text('exports.text = "hello";\n')
+    (source / "Pulumi.yaml").write_text("name: install-check\nruntime: nodejs\n")
+    (source / "package.json").write_text(
+        '{"name": "install-check", "dependencies": {"greeting": "file:./greeting"}}\n'
+    )
+    made = Project(source, tmp_path, emulator)
+    printed = made("install")
+    assert (made.dir / "node_modules" / "greeting" / "index.js").is_file()
+    assert "added 1 package" in printed
