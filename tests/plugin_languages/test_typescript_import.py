@@ -16,7 +16,9 @@ pytestmark = [pytest.mark.real_engine, pytest.mark.timeout(300)]
 
 
 @pytest.fixture
-def project(fresh_emulator: Emulator, tmp_path: Path, typescript_modules: Path) -> Project:
+def typescript_project(
+    fresh_emulator: Emulator, tmp_path: Path, typescript_modules: Path
+) -> Project:
     """An empty TypeScript program with a stack configured for the emulator."""
     source = tmp_path / "source" / "adopted"
     source.mkdir(parents=True)
@@ -45,7 +47,7 @@ def imported(project: Project, kind: str, name: str, id_: str) -> str:
 
 
 def test_imported_resources_are_written_in_typescript_and_preview_unchanged(
-    project: Project, client: Client
+    typescript_project: Project, client: Client
 ) -> None:
     network = client.networks.create(label="handmade", cidr_v4="10.60.0.0/24")
     firewall = client.firewalls.create(network_id=network.id, name="edge")
@@ -53,16 +55,16 @@ def test_imported_resources_are_written_in_typescript_and_preview_unchanged(
         firewall.id, protocol="tcp", start_port="22", cidr=["10.0.0.0/8"], direction="ingress"
     )
 
-    code = imported(project, "Network", "handmade", network.id)
+    code = imported(typescript_project, "Network", "handmade", network.id)
     assert 'import * as altostratus from "@altostratus/pulumi";' in code.splitlines()
     assert 'const handmade = new altostratus.Network("handmade", {' in code
     assert '    cidrV4: "10.60.0.0/24",' in code.splitlines()
     assert "    protect: true," in code.splitlines()
 
-    code = imported(project, "FirewallRule", "ssh", f"{firewall.id}:{rule.id}")
+    code = imported(typescript_project, "FirewallRule", "ssh", f"{firewall.id}:{rule.id}")
     assert 'const ssh = new altostratus.FirewallRule("ssh", {' in code
     assert f'    firewallId: "{firewall.id}",' in code.splitlines()
-    state = project.export()["deployment"]["resources"]
+    state = typescript_project.export()["deployment"]["resources"]
     kept = {r["type"].rsplit(":", 1)[-1]: r["id"] for r in state if r.get("custom")}
     assert kept["Network"] == network.id
     assert kept["FirewallRule"].split(":")[-1] == rule.id
