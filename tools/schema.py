@@ -71,6 +71,18 @@ and ``pulumi convert`` imports the plugin's Python front end (``import altostrat
 altostratus``) and passes nested inputs as its ``<Name>Args`` classes, not dictionaries; a
 generated SDK carries the package's version and asks the engine for the plugin of that version
 (without ``respectSchemaVersion`` it says 0.0.0)."""
+NPM_PACKAGE = "@altostratus/pulumi"
+PULUMI_NODEJS = "3.270.0"
+"""The ``@pulumi/pulumi`` the TypeScript SDK requires: no newer than the engine ``tools/engine``
+pins, and within the range the engine's code generator asks for (``^3.269.0``)."""
+NODEJS: dict[str, Any] = {
+    "packageName": NPM_PACKAGE,
+    "respectSchemaVersion": True,
+    "dependencies": {"@pulumi/pulumi": PULUMI_NODEJS},
+}
+"""How Pulumi's Node.js code generator writes for this package: the TypeScript SDK
+(``tools/sdks.py``) is the npm package ``@altostratus/pulumi`` at the package's version, and code
+written by ``pulumi import`` and ``pulumi convert`` imports it by that name."""
 
 
 def type_name(nested: type[Any]) -> str:
@@ -365,7 +377,7 @@ def schema() -> dict[str, Any]:
         "types": dict(sorted(types.items())),
         "resources": {token(name): spec for name, spec in resources.items()},
         "functions": functions,
-        "language": {"python": PYTHON},
+        "language": {"nodejs": NODEJS, "python": PYTHON},
     }
 
 

@@ -1,0 +1,378 @@
+// Command pulumi-language-nodejs runs Pulumi TypeScript and JavaScript programs for the Pulumi CLI.
+//
+// The Node.js language host published with Pulumi lives in a Go module that the module proxy does
+// not serve, and npm's @pulumi/pulumi ships the program launcher but no host, so this one stands
+// in for it. It keeps the host's contract with the engine and with the Node.js SDK: it serves the
+// LanguageRuntime gRPC service, and Run starts `node` on the project's own
+// `@pulumi/pulumi/cmd/run` (resolved from the program's folder, as the published host does) with
+// the arguments and environment the published host passes; TypeScript goes through the ts-node the
+// SDK loads. It installs dependencies (`pulumi install`: npm, yarn, pnpm or bun, as the project
+// uses), and generates SDKs (`pulumi package gen-sdk --language nodejs`) and programs (`pulumi
+// import`, `pulumi convert`) with the CLI's own code generator. What it does not do: list a
+// program's packages (`pulumi about`), run plugins or policy packs written in Node.js, or report
+// plugins beyond those the engine finds on PATH.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"google.golang.org/grpc"
+	pbempty "google.golang.org/protobuf/types/known/emptypb"
+
+	codegen "github.com/pulumi/pulumi/pkg/v3/codegen/nodejs"
+	"github.com/pulumi/pulumi/pkg/v3/codegen/hcl2/syntax"
+	"github.com/pulumi/pulumi/pkg/v3/codegen/pcl"
+	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
+	"github.com/pulumi/pulumi/sdk/v3/nodejs/npm"
+	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+)
+
+// Exit code with which the run script says it has shown the user an actionable message.
+const bailExitCode = 32
+
+// How long a cancelled program has to end after SIGINT before it is killed.
+const cancelGrace = 10 * time.Second
+
+// The launcher inside the program's @pulumi/pulumi, as the published host resolves it.
+const runModule = "@pulumi/pulumi/cmd/run"
+
+// version is set at build time to the Pulumi version this host is built against.
+var version = "3.0.0"
+
+type host struct {
+	pulumirpc.UnimplementedLanguageRuntimeServer
+	engineAddress string
+	tracing       string
+}
+
+func main() {
+	tracing := flag.String("tracing", "", "a Zipkin-compatible endpoint to send tracing data to")
+	// Flags the published host takes, accepted so a Pulumi.yaml written for it works here.
+	flag.String("root", "", "the project's root directory")
+	flag.Bool("typescript", true, "use ts-node (runtime option)")
+	flag.String("tsconfig", "", "the tsconfig.json to use (runtime option)")
+	flag.String("nodeargs", "", "arguments for node (runtime option)")
+	flag.String("packagemanager", "", "npm, yarn, pnpm or bun (runtime option)")
+	flag.Parse()
+
+	h := &host{tracing: *tracing}
+	if args := flag.Args(); len(args) > 0 {
+		h.engineAddress = args[len(args)-1]
+	}
+
+	cancel := make(chan bool)
+	handle, err := rpcutil.ServeWithOptions(rpcutil.ServeOptions{
+		Cancel: cancel,
+		Init: func(srv *grpc.Server) error {
+			pulumirpc.RegisterLanguageRuntimeServer(srv, h)
+			return nil
+		},
+	})
+	if err != nil {
+		fail(err)
+	}
+	// The engine reads the port from the first line of the plugin's output.
+	fmt.Printf("%d\n", handle.Port)
+	if err := <-handle.Done; err != nil {
+		fail(err)
+	}
+}
+
+func fail(err error) {
+	fmt.Fprintf(os.Stderr, "pulumi-language-nodejs: %v\n", err)
+	os.Exit(1)
+}
+
+func (h *host) Handshake(
+	_ context.Context, req *pulumirpc.LanguageHandshakeRequest,
+) (*pulumirpc.LanguageHandshakeResponse, error) {
+	if req.GetEngineAddress() != "" {
+		h.engineAddress = req.GetEngineAddress()
+	}
+	return &pulumirpc.LanguageHandshakeResponse{}, nil
+}
+
+func (h *host) GetPluginInfo(context.Context, *pbempty.Empty) (*pulumirpc.PluginInfo, error) {
+	return &pulumirpc.PluginInfo{Version: version}, nil
+}
+
+// The engine loads a resource's provider plugin when the program registers the resource (with the
+// version its SDK requests) and finds it on PATH, so a program needs no plugin the host must name.
+func (h *host) GetRequiredPlugins(
+	context.Context, *pulumirpc.GetRequiredPluginsRequest,
+) (*pulumirpc.GetRequiredPluginsResponse, error) {
+	return &pulumirpc.GetRequiredPluginsResponse{}, nil
+}
+
+func (h *host) GetRequiredPackages(
+	context.Context, *pulumirpc.GetRequiredPackagesRequest,
+) (*pulumirpc.GetRequiredPackagesResponse, error) {
+	return &pulumirpc.GetRequiredPackagesResponse{}, nil
+}
+
+// runtimeOptions are Pulumi.yaml's `runtime.options`, as the published host reads them.
+type runtimeOptions struct {
+	typescript     bool
+	tsconfig       string
+	nodeargs       []string
+	packagemanager npm.PackageManagerType
+}
+
+func parseOptions(info *pulumirpc.ProgramInfo) (runtimeOptions, error) {
+	opts := runtimeOptions{typescript: true, packagemanager: npm.AutoPackageManager}
+	for key, value := range info.GetOptions().AsMap() {
+		switch key {
+		case "typescript":
+			b, ok := value.(bool)
+			if !ok {
+				return opts, fmt.Errorf("runtime option typescript must be true or false, not %v", value)
+			}
+			opts.typescript = b
+		case "tsconfig":
+			opts.tsconfig = fmt.Sprint(value)
+		case "nodeargs":
+			opts.nodeargs = strings.Fields(fmt.Sprint(value))
+		case "packagemanager":
+			opts.packagemanager = npm.PackageManagerType(fmt.Sprint(value))
+		}
+	}
+	return opts, nil
+}
+
+// locateRunScript resolves @pulumi/pulumi's launcher as node would from the program's folder: the
+// project's own SDK runs the program.
+func locateRunScript(ctx context.Context, nodeBin, programDir string) (string, error) {
+	script := fmt.Sprintf("console.log(require.resolve(%q));", runModule)
+	cmd := exec.CommandContext(ctx, nodeBin, "-e", script)
+	cmd.Dir = programDir
+	out, err := cmd.Output()
+	if err != nil {
+		return "", errors.New("it looks like the Pulumi SDK has not been installed: " +
+			"run `npm install` (or `pulumi install`) in " + programDir)
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.RunResponse, error) {
+	info := req.GetInfo()
+	opts, err := parseOptions(info)
+	if err != nil {
+		return &pulumirpc.RunResponse{Error: err.Error()}, nil
+	}
+	nodeBin, err := exec.LookPath("node")
+	if err != nil {
+		return &pulumirpc.RunResponse{Error: "could not find node on the PATH: install Node.js 18 or newer"}, nil
+	}
+	runScript, err := locateRunScript(ctx, nodeBin, info.GetProgramDirectory())
+	if err != nil {
+		return &pulumirpc.RunResponse{Error: err.Error()}, nil
+	}
+
+	args := append([]string{}, opts.nodeargs...)
+	args = append(args, runScript)
+	// As the published host: a flag whose value is empty is left out, --dry-run is a switch, and
+	// --parallel is given only above 1.
+	flagArg := func(name, value string) {
+		if value != "" {
+			args = append(args, "--"+name, value)
+		}
+	}
+	flagArg("monitor", req.GetMonitorAddress())
+	flagArg("engine", h.engineAddress)
+	flagArg("organization", req.GetOrganization())
+	flagArg("project", req.GetProject())
+	flagArg("root-directory", info.GetRootDirectory())
+	flagArg("stack", req.GetStack())
+	flagArg("pwd", req.GetPwd())
+	if req.GetDryRun() {
+		args = append(args, "--dry-run")
+	}
+	if req.GetParallel() > 1 {
+		flagArg("parallel", strconv.Itoa(int(req.GetParallel())))
+	}
+	flagArg("tracing", h.tracing)
+	// The engine passes the program's entry point, "." for the package's own.
+	args = append(args, req.GetProgram())
+	args = append(args, req.GetArgs()...)
+
+	cmd := exec.CommandContext(ctx, nodeBin, args...)
+	cmd.Env = os.Environ()
+	// The SDK reads configuration from these, "{}" for none; the run script reads the rest.
+	config := req.GetConfig()
+	if config == nil {
+		config = map[string]string{}
+	}
+	encoded, err := json.Marshal(config)
+	if err != nil {
+		return nil, err
+	}
+	secretKeys := req.GetConfigSecretKeys()
+	if secretKeys == nil {
+		secretKeys = []string{}
+	}
+	secrets, err := json.Marshal(secretKeys)
+	if err != nil {
+		return nil, err
+	}
+	cmd.Env = append(cmd.Env,
+		"PULUMI_CONFIG="+string(encoded),
+		"PULUMI_CONFIG_SECRET_KEYS="+string(secrets),
+		"PULUMI_NODEJS_TYPESCRIPT="+strconv.FormatBool(opts.typescript),
+	)
+	if opts.tsconfig != "" {
+		cmd.Env = append(cmd.Env, "PULUMI_NODEJS_TSCONFIG_PATH="+opts.tsconfig)
+	}
+	// A cancelled run (the engine's Ctrl-C) interrupts the program as a terminal would, and
+	// kills it only if it has not ended after a grace period.
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	cmd.WaitDelay = cancelGrace
+	cmd.Dir = req.GetPwd()
+	cmd.Stdout = os.Stdout
+	cmd.Stderr = os.Stderr
+
+	if err := cmd.Run(); err != nil {
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			if exit.ExitCode() == bailExitCode {
+				return &pulumirpc.RunResponse{Bail: true}, nil
+			}
+			return &pulumirpc.RunResponse{
+				Error: fmt.Sprintf("Program exited with non-zero exit code: %d", exit.ExitCode()),
+			}, nil
+		}
+		return &pulumirpc.RunResponse{Error: err.Error()}, nil
+	}
+	return &pulumirpc.RunResponse{}, nil
+}
+
+// streamWriter sends what a package manager prints to the engine, which shows it to the user.
+type streamWriter struct {
+	server grpc.ServerStreamingServer[pulumirpc.InstallDependenciesResponse]
+	stderr bool
+}
+
+func (w streamWriter) Write(p []byte) (int, error) {
+	data := append([]byte{}, p...)
+	resp := &pulumirpc.InstallDependenciesResponse{Stdout: data}
+	if w.stderr {
+		resp = &pulumirpc.InstallDependenciesResponse{Stderr: data}
+	}
+	if err := w.server.Send(resp); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+func (h *host) InstallDependencies(
+	req *pulumirpc.InstallDependenciesRequest,
+	server grpc.ServerStreamingServer[pulumirpc.InstallDependenciesResponse],
+) error {
+	opts, err := parseOptions(req.GetInfo())
+	if err != nil {
+		return err
+	}
+	dir := req.GetInfo().GetProgramDirectory()
+	if dir == "" {
+		dir = req.GetDirectory()
+	}
+	stdout := streamWriter{server: server}
+	stderr := streamWriter{server: server, stderr: true}
+	name, err := npm.Install(server.Context(), opts.packagemanager, dir, false, stdout, stderr)
+	if err != nil {
+		return fmt.Errorf("%s install failed in %s: %w", name, dir, err)
+	}
+	return nil
+}
+
+func (h *host) GeneratePackage(
+	ctx context.Context, req *pulumirpc.GeneratePackageRequest,
+) (*pulumirpc.GeneratePackageResponse, error) {
+	loader, err := schema.NewLoaderClient(req.GetLoaderTarget())
+	if err != nil {
+		return nil, err
+	}
+	defer loader.Close()
+
+	var spec schema.PackageSpec
+	if err := json.Unmarshal([]byte(req.GetSchema()), &spec); err != nil {
+		return nil, fmt.Errorf("the package schema is not valid JSON: %w", err)
+	}
+	pkg, diags, err := schema.BindSpec(spec, loader, schema.ValidationOptions{AllowDanglingReferences: true})
+	if err != nil {
+		return nil, err
+	}
+	rpcDiagnostics := plugin.HclDiagnosticsToRPCDiagnostics(diags)
+	if diags.HasErrors() {
+		return &pulumirpc.GeneratePackageResponse{Diagnostics: rpcDiagnostics}, nil
+	}
+	files, err := codegen.GeneratePackage("pulumi-language-nodejs", pkg, req.GetExtraFiles(),
+		req.GetLocalDependencies(), req.GetLocal(), loader)
+	if err != nil {
+		return nil, err
+	}
+	for name, data := range files {
+		path := filepath.Join(req.GetDirectory(), name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			return nil, err
+		}
+	}
+	return &pulumirpc.GeneratePackageResponse{Diagnostics: rpcDiagnostics}, nil
+}
+
+func (h *host) GenerateProgram(
+	ctx context.Context, req *pulumirpc.GenerateProgramRequest,
+) (*pulumirpc.GenerateProgramResponse, error) {
+	loader, err := schema.NewLoaderClient(req.GetLoaderTarget())
+	if err != nil {
+		return nil, err
+	}
+	defer loader.Close()
+
+	parser := syntax.NewParser()
+	for name, contents := range req.GetSource() {
+		if err := parser.ParseFile(strings.NewReader(contents), name); err != nil {
+			return nil, err
+		}
+	}
+	if parser.Diagnostics.HasErrors() {
+		return &pulumirpc.GenerateProgramResponse{
+			Diagnostics: plugin.HclDiagnosticsToRPCDiagnostics(parser.Diagnostics),
+		}, nil
+	}
+	bindOptions := []pcl.BindOption{pcl.PreferOutputVersionedInvokes}
+	if !req.GetStrict() {
+		bindOptions = append(bindOptions, pcl.NonStrictBindOptions()...)
+	}
+	program, diags, err := pcl.BindProgramWithContext(ctx, parser.Files, schema.NewCachedLoader(loader), bindOptions...)
+	if err != nil {
+		return nil, err
+	}
+	rpcDiagnostics := plugin.HclDiagnosticsToRPCDiagnostics(diags)
+	if diags.HasErrors() {
+		return &pulumirpc.GenerateProgramResponse{Diagnostics: rpcDiagnostics}, nil
+	}
+	if program == nil {
+		return nil, errors.New("the program bound to nothing")
+	}
+	files, diags, err := codegen.GenerateProgram(program)
+	if err != nil {
+		return nil, err
+	}
+	rpcDiagnostics = append(rpcDiagnostics, plugin.HclDiagnosticsToRPCDiagnostics(diags)...)
+	return &pulumirpc.GenerateProgramResponse{Source: files, Diagnostics: rpcDiagnostics}, nil
+}
