@@ -3,6 +3,7 @@ the real engine without PATH."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -12,6 +13,7 @@ import pytest
 
 from altostratus._version import package_version
 from altostratus.emulator import Emulator
+from altostratus.plugin import names
 from tests.plugin.test_engine_cycle import PROGRAMS
 from tests.support.account import leftovers
 from tests.support.pulumi_cli import Project
@@ -54,6 +56,10 @@ def test_the_engine_finds_the_installed_plugin_without_path(
     failed = project("preview", ok=False)
     assert "pulumi-resource-altostratus" in failed
     install(project.env)
+    # The CLI finds the package by name there (gen-sdk, get-schema), not only on PATH.
+    served = json.loads(project("package", "get-schema", "altostratus"))
+    assert served["version"] == package_version()
+    assert set(served["resources"]) == set(names.schema()["resources"])
     shown = project("up", "--yes")
     assert "from $PATH" not in shown
     project("destroy", "--yes", "--skip-preview")
