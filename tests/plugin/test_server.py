@@ -266,3 +266,17 @@ def test_settings_of_another_provider_replace_nothing(servicer: server.Servicer)
     news = struct({"apiUrl": "http://127.0.0.1:9", "apiKey": "a"})
     answer = servicer.DiffConfig(provider_pb2.DiffRequest(olds=olds, news=news), Context())
     assert list(answer.replaces) == []
+
+
+def test_only_the_firewall_rule_is_imported_by_a_compound_id() -> None:
+    compound = {
+        token
+        for token, spec in names.schema()["resources"].items()
+        if "<firewall_id>:<rule_id>" in spec["description"]
+    }
+    assert compound == {"altostratus:index:FirewallRule"}
+    kinds = server.Servicer(None)._kinds
+    store = kinds["altostratus:index:ObjectStore"]
+    assert store.located("a:b", {}) == ("a:b", {})
+    rule = kinds["altostratus:index:FirewallRule"]
+    assert rule.located("a:b", {}) == ("b", {"firewall_id": "a"})

@@ -173,7 +173,7 @@ class Kind:
         """A firewall rule's ``<firewall_id>:<rule_id>`` (its import id) as the rule's id and
         the firewall it is read under."""
         reference = self.provider.reference
-        if reference is not None and ":" in id_:
+        if self.provider.read_under_reference and reference is not None and ":" in id_:
             parent, _, own = id_.partition(":")
             if props.get(reference) in (None, parent):
                 return own, {**props, reference: parent}
