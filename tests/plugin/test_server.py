@@ -280,3 +280,21 @@ def test_only_the_firewall_rule_is_imported_by_a_compound_id() -> None:
     assert store.located("a:b", {}) == ("a:b", {})
     rule = kinds["altostratus:index:FirewallRule"]
     assert rule.located("a:b", {}) == ("b", {"firewall_id": "a"})
+
+
+def test_a_failure_carries_its_traceback_under_debug(
+    servicer: server.Servicer, fresh_emulator: Emulator
+) -> None:
+    config = {"apiKey": fresh_emulator.api_key, "apiUrl": fresh_emulator.api_url, "debug": True}
+    servicer.Configure(provider_pb2.ConfigureRequest(args=struct(config)), Context())
+    request = provider_pb2.DeleteRequest(
+        urn=URN.format(kind="Network", name="app"),
+        type="altostratus:index:Network",
+        id="no-such-network",
+        properties=struct({"region": "NOPE9"}),
+    )
+    with pytest.raises(Aborted) as failed:
+        servicer.Delete(request, Context())
+    first, *rest = str(failed.value).splitlines()
+    assert "network" in first
+    assert rest[0] == "Traceback (most recent call last):"
