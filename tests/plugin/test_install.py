@@ -64,3 +64,33 @@ def test_the_engine_finds_the_installed_plugin_without_path(
     assert "from $PATH" not in shown
     project("destroy", "--yes", "--skip-preview")
     assert leftovers(fresh_emulator) == {}
+
+
+@pytest.mark.real_engine
+@pytest.mark.timeout(600)
+def test_a_plugin_missing_a_dependency_names_the_install_command_under_the_engine(
+    fresh_emulator: Emulator, tmp_path: Path
+) -> None:
+    """The plugin's environment lacks gRPC (a module that fails to import stands for it): the
+    engine shows the plugin's one line, which names the command that installs it."""
+    broken = tmp_path / "broken" / "grpc"
+    broken.mkdir(parents=True)
+    (broken / "__init__.py").write_text("raise ImportError(\"No module named 'grpc'\")\n")
+    scripts = tmp_path / "bin"
+    scripts.mkdir()
+    plugin = scripts / "pulumi-resource-altostratus"
+    plugin.write_text(
+        "#!/bin/sh\n"
+        f'PYTHONPATH={broken.parent} exec {sys.executable} -m altostratus._plugin_launch "$@"\n'
+    )
+    plugin.chmod(0o755)
+    project = Project(PROGRAMS / "all-kinds", tmp_path, fresh_emulator)
+    project.env["PATH"] = f"{scripts}{os.pathsep}{project.env['PATH']}"
+    project.init()
+    project("config", "set", "--secret", "hookSecret", "hook-secret-text-1")
+    failed = project("preview", ok=False)
+    assert (
+        "error: the altostratus provider plugin cannot start (No module named 'grpc'): install "
+        f"it and its dependencies in the environment of {sys.executable} with: "
+        'python -m pip install --upgrade "altostratus"'
+    ) in failed
