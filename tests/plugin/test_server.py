@@ -161,7 +161,7 @@ def test_a_check_names_the_input_as_the_schema_does_and_names_after_the_urn(
     answer = servicer.Check(request, Context())
     (failure,) = answer.failures
     assert failure.property == "cidrV4"
-    assert failure.reason.startswith("cidrV4 ")
+    assert failure.reason.startswith("cidrV4 (cidr_v4 in Python) ")
     fine = provider_pb2.CheckRequest(
         urn=URN.format(kind="Network", name="app"),
         type="altostratus:index:Network",

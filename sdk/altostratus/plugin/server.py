@@ -512,10 +512,14 @@ def _result_values(found: Any) -> dict[str, Any]:
 
 
 def _spelt(reason: str, name: str) -> str:
-    """A check failure's reason naming the input as the schema spells it."""
-    if reason.startswith(name):
-        return names.camel(name) + reason[len(name) :]
-    return reason
+    """A check failure's reason naming the input as the schema spells it, and as a Python
+    program does when that differs (the engine does not say which language the program is in):
+    ``cidrV4 (cidr_v4 in Python) must be ...``."""
+    wire = names.camel(name)
+    if not reason.startswith(name):
+        return reason
+    spelt = wire if wire == name else f"{wire} ({name} in Python)"
+    return spelt + reason[len(name) :]
 
 
 def serve(engine: str | None) -> tuple[grpc.Server, int]:
