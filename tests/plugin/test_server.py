@@ -298,3 +298,13 @@ def test_a_failure_carries_its_traceback_under_debug(
     first, *rest = str(failed.value).splitlines()
     assert "network" in first
     assert rest[0] == "Traceback (most recent call last):"
+
+
+def test_a_setting_refused_fails_the_configure_in_one_line(servicer: server.Servicer) -> None:
+    request = provider_pb2.ConfigureRequest(args=struct({"providerThreads": 2}))
+    with pytest.raises(Aborted) as failed:
+        servicer.Configure(request, Context())
+    assert str(failed.value) == (
+        "could not configure the provider: altostratus:providerThreads must be a whole number "
+        "from 4 up, not '2'"
+    )

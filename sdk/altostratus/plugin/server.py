@@ -292,6 +292,9 @@ class Servicer(provider_pb2_grpc.ResourceProviderServicer):
         )
 
     def Configure(self, request: Any, context: Any) -> Any:
+        return self._answer(lambda: self._configure(request), context)
+
+    def _configure(self, request: Any) -> Any:
         values, _ = _plain(request.args) if request.HasField("args") else ({}, set())
         if not values:
             values = {
