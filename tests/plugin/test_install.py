@@ -94,3 +94,19 @@ def test_a_plugin_missing_a_dependency_names_the_install_command_under_the_engin
         f"it and its dependencies in the environment of {sys.executable} with: "
         'python -m pip install --upgrade "altostratus"'
     ) in failed
+
+
+def test_the_plugin_ends_when_its_engine_goes() -> None:
+    """Nobody reads the plugin's output any more (its engine was killed): it ends, configured
+    or not."""
+    script = Path(sys.executable).parent / "pulumi-resource-altostratus"
+    process = subprocess.Popen([str(script)], stdout=subprocess.PIPE)
+    try:
+        assert process.stdout is not None
+        assert process.stdout.readline().strip().isdigit()
+        process.stdout.close()
+        assert process.wait(timeout=30) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()

@@ -544,6 +544,8 @@ def main() -> None:
     server, port = serve(engine)
     sys.stdout.write(f"{port}\n")
     sys.stdout.flush()
+    # Ends with the engine from the start, not only once configured (get-schema configures none).
+    _lifetime.end_with_engine()
     try:
         server.wait_for_termination()
     except KeyboardInterrupt:
