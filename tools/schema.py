@@ -190,7 +190,7 @@ def resource_spec(resource: type[AltostratusResource[Any]]) -> dict[str, Any]:
     always |= {provider.naming} if provider.naming else set()
     always |= {"region"} if provider.regional else set()
     description = inspect.cleandoc(resource.__doc__ or "")
-    if provider.reference is not None:
+    if provider.read_under_reference:
         description += (
             f"\n\nImported by the id `{RULE_ID_FORM}`: "
             f"`pulumi import {token(resource.__name__)} <name> {RULE_ID_FORM}` "

@@ -1,9 +1,10 @@
 """Pulumi resources, an API client and a local emulator for the service's API.
 
 ``import altostratus as alto`` gives the eight resources and their argument classes, the lookups
-(``get_network``, ...), the client and its errors. They load on first use, so that
-``python -m altostratus.emulator`` and the command line do not pay for Pulumi's import. The block
-below is the one list of the public names (see ``_exports``).
+(``get_network``, ...), the client and its errors, and ``Provider``, an instance of the provider
+plugin (``altostratus.plugin`` has the resources through the plugin). They load on first use, so
+that ``python -m altostratus.emulator`` and the command line do not pay for Pulumi's import. The
+block below is the one list of the public names (see ``_exports``).
 """
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ if TYPE_CHECKING:
     from altostratus.lookups import get_reserved_ip_output as get_reserved_ip_output
     from altostratus.lookups import get_webhook as get_webhook
     from altostratus.lookups import get_webhook_output as get_webhook_output
+    from altostratus.plugin.provider import Provider as Provider
     from altostratus.providers import Firewall as Firewall
     from altostratus.providers import FirewallArgs as FirewallArgs
     from altostratus.providers import FirewallInlineRuleArgs as FirewallInlineRuleArgs

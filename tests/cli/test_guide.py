@@ -11,7 +11,7 @@ from altostratus.cli import build_parser
 
 GUIDE = Path(__file__).resolve().parents[2] / "docs" / "command-line-client.md"
 #: The library's own commands, documented in docs/cli.md.
-ELSEWHERE = {"emulator", "run", "webhooks", "migrate"}
+ELSEWHERE = {"emulator", "run", "webhooks", "migrate", "plugin"}
 #: The flags the guide documents once, above its table.
 COMMON = {"--help", "--api-url", "--org", "--yes"}
 #: The spec's commands (its two tables), which the guide and the parser must both have.

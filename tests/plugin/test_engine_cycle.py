@@ -58,6 +58,23 @@ def test_every_kind_lives_its_whole_life_through_the_plugin(
         assert [n.label for n in client.networks.list() if not n.default] == ["renamed"]
     project("refresh", "--yes", "--expect-no-changes")
     project("preview", "--expect-no-changes")
+
+    # Drift: a label changed outside the stack is read by refresh and put back by up.
+    with Client(api_key=fresh_emulator.api_key, api_url=fresh_emulator.api_url) as client:
+        (network,) = [n for n in client.networks.list() if not n.default]
+        client.networks.update(network.id, label="by-hand", region=network.region)
+    project("refresh", "--yes")
+    (refreshed,) = [
+        r
+        for r in project.export()["deployment"]["resources"]
+        if r["type"] == "altostratus:index:Network"
+    ]
+    assert refreshed["outputs"]["label"] == "by-hand"
+    assert project.operations()["Network:app"] == "update"
+    project("up", "--yes", "--skip-preview")
+    with Client(api_key=fresh_emulator.api_key, api_url=fresh_emulator.api_url) as client:
+        assert [n.label for n in client.networks.list() if not n.default] == ["renamed"]
+    project("preview", "--expect-no-changes")
     audit_secrets(project, fresh_emulator)
     assert "hook-secret-text-1" not in str(project.export())
 

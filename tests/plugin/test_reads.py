@@ -88,3 +88,25 @@ def test_an_unknown_setting_is_a_warning_naming_it(project: Project) -> None:
     project("config", "set", "altostratus:regoin", "FRA1")
     answer = project("preview")
     assert "altostratus:regoin is not a setting of the altostratus provider" in answer
+
+
+def test_an_input_refused_names_the_resource_and_the_property(project: Project) -> None:
+    project("config", "set", "case", "bad-input")
+    answer = project("up", "--yes", "--skip-preview", ok=False)
+    assert (
+        "altostratus:index:Network resource 'bad': property cidrV4 value {8.8.8.0/24} has a "
+        "problem: cidrV4 (cidr_v4 in Python) "
+    ) in answer, answer
+
+
+def test_a_failing_create_is_one_line_without_a_traceback(project: Project) -> None:
+    project("config", "set", "case", "failing-create")
+    answer = project("up", "--yes", "--skip-preview", ok=False)
+    said = (
+        "error: could not create the firewall rule: no firewall 'no-such-firewall' exists in LON1"
+    )
+    lines = [text.strip() for text in answer.splitlines() if "could not create" in text]
+    assert lines, answer
+    assert all(line.endswith("(nor in any other region)") for line in lines), lines
+    assert any(line.startswith(said) for line in lines), lines
+    assert "Traceback" not in answer

@@ -161,7 +161,7 @@ def test_a_check_names_the_input_as_the_schema_does_and_names_after_the_urn(
     answer = servicer.Check(request, Context())
     (failure,) = answer.failures
     assert failure.property == "cidrV4"
-    assert failure.reason.startswith("cidrV4 ")
+    assert failure.reason.startswith("cidrV4 (cidr_v4 in Python) ")
     fine = provider_pb2.CheckRequest(
         urn=URN.format(kind="Network", name="app"),
         type="altostratus:index:Network",
@@ -266,3 +266,45 @@ def test_settings_of_another_provider_replace_nothing(servicer: server.Servicer)
     news = struct({"apiUrl": "http://127.0.0.1:9", "apiKey": "a"})
     answer = servicer.DiffConfig(provider_pb2.DiffRequest(olds=olds, news=news), Context())
     assert list(answer.replaces) == []
+
+
+def test_only_the_firewall_rule_is_imported_by_a_compound_id() -> None:
+    compound = {
+        token
+        for token, spec in names.schema()["resources"].items()
+        if "<firewall_id>:<rule_id>" in spec["description"]
+    }
+    assert compound == {"altostratus:index:FirewallRule"}
+    kinds = server.Servicer(None)._kinds
+    store = kinds["altostratus:index:ObjectStore"]
+    assert store.located("a:b", {}) == ("a:b", {})
+    rule = kinds["altostratus:index:FirewallRule"]
+    assert rule.located("a:b", {}) == ("b", {"firewall_id": "a"})
+
+
+def test_a_failure_carries_its_traceback_under_debug(
+    servicer: server.Servicer, fresh_emulator: Emulator
+) -> None:
+    config = {"apiKey": fresh_emulator.api_key, "apiUrl": fresh_emulator.api_url, "debug": True}
+    servicer.Configure(provider_pb2.ConfigureRequest(args=struct(config)), Context())
+    request = provider_pb2.DeleteRequest(
+        urn=URN.format(kind="Network", name="app"),
+        type="altostratus:index:Network",
+        id="no-such-network",
+        properties=struct({"region": "NOPE9"}),
+    )
+    with pytest.raises(Aborted) as failed:
+        servicer.Delete(request, Context())
+    first, *rest = str(failed.value).splitlines()
+    assert "network" in first
+    assert rest[0] == "Traceback (most recent call last):"
+
+
+def test_a_setting_refused_fails_the_configure_in_one_line(servicer: server.Servicer) -> None:
+    request = provider_pb2.ConfigureRequest(args=struct({"providerThreads": 2}))
+    with pytest.raises(Aborted) as failed:
+        servicer.Configure(request, Context())
+    assert str(failed.value) == (
+        "could not configure the provider: altostratus:providerThreads must be a whole number "
+        "from 4 up, not '2'"
+    )

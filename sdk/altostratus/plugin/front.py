@@ -22,7 +22,6 @@ import pulumi.runtime
 from altostratus._version import package_version
 from altostratus.plugin import names
 from altostratus.providers._inputs import NAME_PREFIX
-from altostratus.providers._resource import AltostratusResource, _public_base
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -59,7 +58,7 @@ def version_options() -> pulumi.ResourceOptions:
 
 
 def register(
-    resource: AltostratusResource[Any],
+    resource: pulumi.CustomResource,
     resource_name: str,
     props: dict[str, Any],
     opts: pulumi.ResourceOptions,
@@ -67,7 +66,7 @@ def register(
     """Register ``resource`` (an ``AltostratusResource``) as ``altostratus:index:<Name>``; the
     plugin names automatic names after the URN, so the dynamic form's name prefix is left out."""
     given = {key: value for key, value in props.items() if key != NAME_PREFIX}
-    kind = _public_base(type(resource)).__name__
+    kind = public_base(type(resource)).__name__
     type_token = names.token(kind)
     # As the schema's aliases say: a dynamic resource of the same name becomes this one.
     aliases = pulumi.ResourceOptions(
@@ -77,6 +76,14 @@ def register(
         pulumi.ResourceOptions.merge(version_options(), aliases), opts
     )
     pulumi.CustomResource.__init__(resource, type_token, resource_name, given, merged)
+
+
+def public_base(cls: type[Any]) -> type[Any]:
+    """The ``altostratus`` class of a resource class (``altostratus.plugin.Network``'s is
+    ``altostratus.Network``)."""
+    while cls.__module__.startswith("altostratus.plugin"):
+        cls = cls.__mro__[1]
+    return cls
 
 
 def through_invoke(function: F) -> F:

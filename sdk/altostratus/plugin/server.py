@@ -173,7 +173,7 @@ class Kind:
         """A firewall rule's ``<firewall_id>:<rule_id>`` (its import id) as the rule's id and
         the firewall it is read under."""
         reference = self.provider.reference
-        if reference is not None and ":" in id_:
+        if self.provider.read_under_reference and reference is not None and ":" in id_:
             parent, _, own = id_.partition(":")
             if props.get(reference) in (None, parent):
                 return own, {**props, reference: parent}
@@ -292,6 +292,9 @@ class Servicer(provider_pb2_grpc.ResourceProviderServicer):
         )
 
     def Configure(self, request: Any, context: Any) -> Any:
+        return self._answer(lambda: self._configure(request), context)
+
+    def _configure(self, request: Any) -> Any:
         values, _ = _plain(request.args) if request.HasField("args") else ({}, set())
         if not values:
             values = {
@@ -512,10 +515,14 @@ def _result_values(found: Any) -> dict[str, Any]:
 
 
 def _spelt(reason: str, name: str) -> str:
-    """A check failure's reason naming the input as the schema spells it."""
-    if reason.startswith(name):
-        return names.camel(name) + reason[len(name) :]
-    return reason
+    """A check failure's reason naming the input as the schema spells it, and as a Python
+    program does when that differs (the engine does not say which language the program is in):
+    ``cidrV4 (cidr_v4 in Python) must be ...``."""
+    wire = names.camel(name)
+    if not reason.startswith(name):
+        return reason
+    spelt = wire if wire == name else f"{wire} ({name} in Python)"
+    return spelt + reason[len(name) :]
 
 
 def serve(engine: str | None) -> tuple[grpc.Server, int]:
@@ -537,6 +544,8 @@ def main() -> None:
     server, port = serve(engine)
     sys.stdout.write(f"{port}\n")
     sys.stdout.flush()
+    # Ends with the engine from the start, not only once configured (get-schema configures none).
+    _lifetime.end_with_engine()
     try:
         server.wait_for_termination()
     except KeyboardInterrupt:

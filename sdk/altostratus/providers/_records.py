@@ -62,6 +62,9 @@ class RecordHooks(ABC, Generic[RecordT]):
     ``_regions``): ``network_id`` for a firewall."""
     referred_kind: ClassVar[str] = ""
     """What the user calls the referenced record: "network"."""
+    read_under_reference: ClassVar[bool] = False
+    """Whether a record is read under the one its reference names (a rule under its firewall):
+    its import id is then ``<reference id>:<id>``."""
     reference_missing: ClassVar[frozenset[str]] = frozenset()
     """The codes of a create's answer saying the referenced record is not in the region asked;
     none: the create does not name it, so it is read before (see ``_regions``)."""

@@ -195,7 +195,7 @@ def _adopted_once(cls: type[AltostratusResource[Any]], resource_name: str, id: s
     resources would manage it, and the first destroy would delete it under the other."""
     kind = cls._provider_class.kind
     front = "altostratus.plugin" if cls._through_plugin else "altostratus"
-    here = f"{front}.{_public_base(cls).__name__} {resource_name!r}"
+    here = f"{front}.{cls._provider_class.__name__.removesuffix('Provider')} {resource_name!r}"
     monitor = get_monitor()
     if monitor is None:
         return
@@ -208,12 +208,6 @@ def _adopted_once(cls: type[AltostratusResource[Any]], resource_name: str, id: s
         raise ValueError(
             f"the {kind} {id} is adopted twice, by {before} and by {here}: adopt it once"
         )
-
-
-def _public_base(cls: type[AltostratusResource[Any]]) -> type[AltostratusResource[Any]]:
-    while cls.__module__.startswith("altostratus.plugin"):
-        cls = cls.__mro__[1]
-    return cls
 
 
 def _plugin_provider(opts: pulumi.ResourceOptions | None) -> bool:

@@ -74,6 +74,7 @@ class FirewallRuleProvider(Provider["RuleRecord"]):
     full_create_answer = True
     reference = "firewall_id"
     referred_kind = "firewall"
+    read_under_reference = True
     reference_missing = frozenset({"database_firewall_not_found"})
     fields = inputs_of(FirewallRuleArgs)
 

@@ -22,6 +22,8 @@ from altostratus.testing.runner.state import Alias, Goal, is_dynamic
 
 Options = resource_pb2.TransformResourceOptions
 PROVIDER_PREFIX = "pulumi:providers:"
+PLUGIN_PREFIX = "altostratus:index:"
+"""The types of the resources the provider plugin serves (``altostratus.plugin``)."""
 HOOK_KINDS = (
     "before_create",
     "after_create",
@@ -92,6 +94,13 @@ def refused(request: Any, opts: Any) -> str | None:
         return (
             "ResourceOptions(hooks=...) is not applied by altostratus.testing: the runner runs "
             'no resource hooks (run the stack with engine="pulumi")'
+        )
+    if request.type.startswith(PLUGIN_PREFIX):
+        name = request.type.removeprefix(PLUGIN_PREFIX)
+        return (
+            f"{name} goes through the provider plugin (altostratus.plugin, or an "
+            "altostratus.Provider in its options), which altostratus.testing does not run: use "
+            'altostratus\'s own classes, or run the stack with engine="pulumi"'
         )
     if not is_dynamic(request.type):
         return None  # another provider's resource: not run, so which plugin runs it is moot

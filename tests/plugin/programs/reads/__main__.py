@@ -1,6 +1,7 @@
 """Records made outside the stack, brought in through the plugin: one imported
 (``ResourceOptions(import_=...)``), one read (``get``), one looked up (Invoke), one adopted.
 ``case`` asks for a mistake instead: ``adopt-twice`` (one record adopted by both front ends),
+``bad-input`` (an input its check refuses), ``failing-create`` (a create the service refuses),
 ``other-version`` (a resource asking for another plugin version)."""
 
 import pulumi
@@ -14,6 +15,20 @@ if case == "adopt-twice":
     args = alto.NetworkArgs(label="adopted", cidr_v4="10.63.0.0/24")
     altostratus.Network.adopt("dynamic", config.require("adoptedId"), args)
     alto.Network.adopt("plugin", config.require("adoptedId"), args)
+elif case == "bad-input":
+    alto.Network("bad", cidr_v4="8.8.8.0/24")
+elif case == "failing-create":
+    alto.Network("orphan-rules-net", cidr_v4="10.65.0.0/24")
+    alto.FirewallRule(
+        "orphan",
+        firewall_id="no-such-firewall",
+        region="LON1",
+        protocol="tcp",
+        start_port="22",
+        cidr="10.0.0.0/8",
+        direction="ingress",
+        action="allow",
+    )
 elif case == "other-version":
     alto.Network("versioned", opts=pulumi.ResourceOptions(version="0.0.1"))
 else:

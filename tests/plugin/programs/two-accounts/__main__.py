@@ -28,7 +28,14 @@ providers = {
         region="NYC1",
     ),
 }
+made = {}
 for name, provider in providers.items():
     options = pulumi.ResourceOptions(provider=provider)
-    alto.Network(f"{name}-net", cidr_v4="10.50.0.0/24", opts=options)
+    made[name] = alto.Network(f"{name}-net", cidr_v4="10.50.0.0/24", opts=options)
     altostratus.ObjectStore(f"{name}-store", opts=options)
+
+# Read back through the provider that reaches it.
+seen = alto.Network.get(
+    "seen", made["other"].id, opts=pulumi.ResourceOptions(provider=providers["other"])
+)
+pulumi.export("seen_label", seen.label)
