@@ -11,8 +11,6 @@ import * as utilities from "./utilities";
  * rules (``ingress_rules``, ``egress_rules``) update in place; ``create_default_rules`` counts
  * at creation only (a change shows no difference). A firewall with inline rules takes no
  * ``FirewallRule`` resources (see ``FirewallRule``).
- *
- * Imported by the id `<firewall_id>:<rule_id>`: `pulumi import altostratus:index:Firewall <name> <firewall_id>:<rule_id>` (the rule is read under its firewall, in the provider's region).
  */
 export class Firewall extends pulumi.CustomResource {
     /**

@@ -11,8 +11,6 @@ import * as utilities from "./utilities";
  * name, algorithm, policies, ``max_concurrent_requests``, ``session_affinity_config_timeout``
  * and the backend set update in place, as the service's own clients update them. Create
  * returns once the balancer is ``available``.
- *
- * Imported by the id `<firewall_id>:<rule_id>`: `pulumi import altostratus:index:LoadBalancer <name> <firewall_id>:<rule_id>` (the rule is read under its firewall, in the provider's region).
  */
 export class LoadBalancer extends pulumi.CustomResource {
     /**

@@ -8,8 +8,6 @@ import * as utilities from "./utilities";
  * An object store. Changing ``name`` or ``region`` replaces it; ``max_size_gb`` and
  * ``access_key_id`` update in place. Create returns once the store is ``ready``. Give
  * ``endpoint_url``, ``access_key_id`` and ``secret_access_key`` to boto3.
- *
- * Imported by the id `<firewall_id>:<rule_id>`: `pulumi import altostratus:index:ObjectStore <name> <firewall_id>:<rule_id>` (the rule is read under its firewall, in the provider's region).
  */
 export class ObjectStore extends pulumi.CustomResource {
     /**

@@ -7,8 +7,6 @@ import * as utilities from "./utilities";
 /**
  * A reserved IP. Changing ``region`` replaces it; ``name`` updates in place, and
  * ``assign_to_id`` assigns, moves or unassigns the address.
- *
- * Imported by the id `<firewall_id>:<rule_id>`: `pulumi import altostratus:index:ReservedIp <name> <firewall_id>:<rule_id>` (the rule is read under its firewall, in the provider's region).
  */
 export class ReservedIp extends pulumi.CustomResource {
     /**
