@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.real_engine import engine_missing
+
 ROOT = Path(__file__).resolve().parent.parent
 TITLES = [
     "1. Requests per operation",
@@ -31,17 +33,18 @@ TITLES = [
     "14. Restarting a large state folder",
     "15. A user's test session: the first test and the next",
     "16. `altostratus migrate` as the state grows",
+    "17. Real operations under the real engine",
 ]
 
 
 @pytest.mark.slow
-@pytest.mark.timeout(300)
+@pytest.mark.timeout(420)
 def test_a_quick_run_reports_every_section_with_sensible_figures(tmp_path: Path) -> None:
     report, figures = tmp_path / "benchmarks.md", tmp_path / "benchmarks.json"
     subprocess.run(
         [sys.executable, "-m", "benchmarks", "--quick", "--output", str(report),
          "--json", str(figures)],
-        cwd=ROOT, check=True, capture_output=True, timeout=240,
+        cwd=ROOT, check=True, capture_output=True, timeout=360,
     )  # fmt: skip
     text = report.read_text()
     for title in TITLES:
@@ -114,3 +117,20 @@ def test_a_quick_run_reports_every_section_with_sensible_figures(tmp_path: Path)
     assert burst["rounds"] >= 1 and burst["engine"] > 0 and burst["raw"] > 0
     assert burst["requests"]["engine"] > 0 and burst["requests"]["raw"] > 0
     assert math.isfinite(burst["check_median"]) and burst["check_median"] > 0
+
+    engine = sections["engine"]["data"]
+    if engine_missing() is not None:
+        assert not engine and "not measured" in sections["engine"]["notes"][0]
+        return
+    assert "altostratus" in engine["versions"]["ours"] and "v3." in engine["versions"]["cli"]
+    (stack,) = (engine[name] for name in engine if name != "versions")
+    assert stack["requests"]["up"] > 0 and stack["requests"]["destroy"] > 0
+    assert stack["requests"]["preview"] == 0  # a preview with no changes asks the service nothing
+    assert all(0 < size < 100_000 for size in stack["state"].values())
+    for operation in ("up", "preview", "refresh", "update", "destroy"):
+        found = stack[operation]
+        assert all(found[side] > 0 for side in ("ours", "floor", "sdk"))
+        assert found["ratio"] > 0 and math.isfinite(found["ratio"])
+        for side, phases in found["phases"].items():  # the split accounts for the whole run
+            assert math.isclose(sum(phases.values()), found[side], rel_tol=0.01), (side, phases)
+        assert found["phases"]["ours"]["provider start"] > 0
