@@ -84,11 +84,15 @@ class Project:
     env: dict[str, str]
     traces: Path
     runs: int = 0
+    updated: dict[str, bool] = field(default_factory=dict)
 
-    def cli(self, stack: str, *args: str) -> subprocess.CompletedProcess[str]:
+    def cli(
+        self, stack: str, *args: str, env: dict[str, str] | None = None
+    ) -> subprocess.CompletedProcess[str]:
         answer = subprocess.run(
             ["pulumi", *args, "--stack", stack, "--non-interactive"],
-            cwd=self.folder, env=self.env, capture_output=True, text=True, timeout=900,
+            cwd=self.folder, env={**self.env, **(env or {})}, capture_output=True, text=True,
+            timeout=900,
         )  # fmt: skip
         if answer.returncode != 0:
             tail = (answer.stdout + answer.stderr)[-2000:]
@@ -102,14 +106,19 @@ class Project:
             self.cli(stack, "config", "set", key, value)
         self.cli(stack, "config", "set", "--secret", "altostratus:apiKey", api_key)
 
-    def operation(self, stack: str, name: str) -> Run:
-        """Run one operation, timed from the CLI's launch to its exit, with its trace's split."""
-        self.cli(stack, "config", "set", "updated", "true" if name == "update" else "false")
+    def operation(
+        self, stack: str, name: str, *extra: str, env: dict[str, str] | None = None
+    ) -> Run:
+        """Run one operation, timed from the CLI's launch to its exit, with its trace's split;
+        ``extra`` arguments and ``env`` variables added to the CLI's."""
+        if self.updated.get(stack, False) != (name == "update"):
+            self.cli(stack, "config", "set", "updated", "true" if name == "update" else "false")
+            self.updated[stack] = name == "update"
         self.runs += 1
         trace = self.traces / f"{self.side}-{stack}-{name}-{self.runs}.json"
         launched = time.time()
         started = time.perf_counter()
-        self.cli(stack, *COMMANDS[name], f"--otel-traces=file://{trace}")
+        self.cli(stack, *COMMANDS[name], *extra, f"--otel-traces=file://{trace}", env=env)
         wall = time.perf_counter() - started
         return Run(wall, split(trace, launched, launched + wall))
 
@@ -311,6 +320,29 @@ def _measure_stack(
     return figures, {"requests": requests, "state": sizes}
 
 
+#: The engine's own settings a user may turn, beside its defaults (``--parallel`` 4 per CPU).
+SETTINGS: dict[str, tuple[tuple[str, ...], dict[str, str]]] = {
+    "defaults": ((), {}),
+    "--parallel 1": (("--parallel", "1"), {}),
+    "--parallel 32": (("--parallel", "32"), {}),
+    "PULUMI_SKIP_CHECKPOINTS=true": ((), {"PULUMI_SKIP_CHECKPOINTS": "true"}),
+}
+
+
+def _settings(project: Project, stack: str, count: int) -> dict[str, dict[str, float]]:
+    """Ours' ``up`` and ``destroy`` of ``stack`` under each setting, in rounds, the order turning
+    each round: median wall times."""
+    walls: dict[str, dict[str, list[float]]] = {name: {} for name in SETTINGS}
+    names = list(SETTINGS)
+    for number in range(count):
+        for name in names[number % len(names) :] + names[: number % len(names)]:
+            extra, env = SETTINGS[name]
+            for operation in ("up", "destroy"):
+                run = project.operation(stack, operation, *extra, env=env)
+                walls[name].setdefault(operation, []).append(run.wall)
+    return {name: {op: median(found) for op, found in ops.items()} for name, ops in walls.items()}
+
+
 def _leftovers(emulator: EmulatorProcess) -> dict[str, int]:
     from altostratus.client import Client
 
@@ -376,14 +408,30 @@ def run(quick: bool) -> Section:
     counts = {"5": 1} if quick else {"5": 4, "20": 3, "100": 2}
     load = os.getloadavg()
     measured: dict[str, tuple[Figures, dict[str, Any]]] = {}
+    settings: dict[str, dict[str, float]] = {}
     with tempfile.TemporaryDirectory(prefix="engine-ops-") as folder, EmulatorProcess() as emulator:
         emulator.set_quota(**QUOTA)
         projects = _projects(Path(folder), engine)
         for name, groups in stacks.items():
             measured[name] = _measure_stack(projects, emulator, name, groups, counts[name])
+        largest = list(stacks)[-1]
+        if not quick:
+            settings = _settings(projects["ours"], largest, 2)
     named = versions()
     tables, data = _tables(measured, named)
     section.tables += tables
+    if settings:
+        table = Table(
+            ["engine setting", "up", "destroy", "up beside the defaults"],
+            caption=f"Ours on the {largest}-resource stack under the engine's own settings "
+            "(median wall time, in rounds).",
+        )
+        for name, found in settings.items():
+            ratio = found["up"] / settings["defaults"]["up"]
+            table.add(f"`{name}`", f"{found['up']:.2f} s", f"{found['destroy']:.2f} s",
+                      f"{ratio:.2f}")  # fmt: skip
+        section.tables.append(table)
+        data["settings"] = settings
     section.data = data
     section.notes += [
         f"sides: ours = {named['ours']}; floor = {named['floor']}; SDK floor = {named['sdk']}; "
