@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -92,7 +93,7 @@ class Project:
         answer = subprocess.run(
             ["pulumi", *args, "--stack", stack, "--non-interactive"],
             cwd=self.folder, env={**self.env, **(env or {})}, capture_output=True, text=True,
-            timeout=900,
+            timeout=900, stdin=subprocess.DEVNULL,
         )  # fmt: skip
         if answer.returncode != 0:
             tail = (answer.stdout + answer.stderr)[-2000:]
@@ -404,6 +405,10 @@ def run(quick: bool) -> Section:
         section.notes.append("not measured: the pulumi CLI is neither built nor on PATH")
         return section
     os.environ["PATH"] = f"{engine}{os.pathsep}{os.environ.get('PATH', '')}"
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        # Started in the background by a shell, this process ignores Ctrl-C, and so would the
+        # CLI's language host: the CLI would wait 5 s for it to stop before each deployment.
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     stacks = {"5": 0} if quick else STACKS
     counts = {"5": 1} if quick else {"5": 4, "20": 3, "100": 2}
     load = os.getloadavg()
