@@ -30,6 +30,7 @@ SECTIONS = {
     "restarts": "benchmarks.restarts",
     "fixture": "benchmarks.fixture_session",
     "migrate": "benchmarks.migration",
+    "engine": "benchmarks.engine_ops",
 }
 DEFAULT_OUTPUT = ROOT / "docs" / "benchmarks.md"
 ANALYSIS = Path(__file__).with_name("analysis.md")

@@ -108,9 +108,13 @@ def _rewrite(text: str, found: dict[str, str]) -> str:
     return text
 
 
-def replay(http: httpx.Client, exchanges: list[Exchange]) -> list[int]:
-    """Send the recorded requests again, in order; the statuses of the answers."""
-    found: dict[str, str] = {}
+def replay(
+    http: httpx.Client, exchanges: list[Exchange], found: dict[str, str] | None = None
+) -> list[int]:
+    """Send the recorded requests again, in order; the statuses of the answers. ``found`` keeps
+    the recorded values and their replayed ones from one call to the next (a later part of the
+    same recording)."""
+    found = {} if found is None else found
     statuses = []
     for exchange in exchanges:
         body = _rewrite(exchange.body.decode(), found).encode() if exchange.body else None

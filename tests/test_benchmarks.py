@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.real_engine import engine_missing
+
 ROOT = Path(__file__).resolve().parent.parent
 TITLES = [
     "1. Requests per operation",
@@ -31,17 +33,18 @@ TITLES = [
     "14. Restarting a large state folder",
     "15. A user's test session: the first test and the next",
     "16. `altostratus migrate` as the state grows",
+    "17. Real operations under the real engine",
 ]
 
 
 @pytest.mark.slow
-@pytest.mark.timeout(300)
+@pytest.mark.timeout(420)
 def test_a_quick_run_reports_every_section_with_sensible_figures(tmp_path: Path) -> None:
     report, figures = tmp_path / "benchmarks.md", tmp_path / "benchmarks.json"
     subprocess.run(
         [sys.executable, "-m", "benchmarks", "--quick", "--output", str(report),
          "--json", str(figures)],
-        cwd=ROOT, check=True, capture_output=True, timeout=240,
+        cwd=ROOT, check=True, capture_output=True, timeout=360,
     )  # fmt: skip
     text = report.read_text()
     for title in TITLES:
@@ -114,3 +117,66 @@ def test_a_quick_run_reports_every_section_with_sensible_figures(tmp_path: Path)
     assert burst["rounds"] >= 1 and burst["engine"] > 0 and burst["raw"] > 0
     assert burst["requests"]["engine"] > 0 and burst["requests"]["raw"] > 0
     assert math.isfinite(burst["check_median"]) and burst["check_median"] > 0
+
+    engine = sections["engine"]["data"]
+    if engine_missing() is not None:
+        assert not engine and "not measured" in sections["engine"]["notes"][0]
+        return
+    assert "altostratus" in engine["versions"]["ours"] and "v3." in engine["versions"]["cli"]
+    (stack,) = (engine[name] for name in engine if name != "versions")
+    assert stack["requests"]["up"] > 0 and stack["requests"]["destroy"] > 0
+    assert stack["requests"]["preview"] == 0  # a preview with no changes asks the service nothing
+    assert all(0 < size < 100_000 for size in stack["state"].values())
+    for operation in ("up", "preview", "refresh", "update", "destroy"):
+        found = stack[operation]
+        assert all(found[side] > 0 for side in ("ours", "floor", "sdk"))
+        assert found["ratio"] > 0 and math.isfinite(found["ratio"])
+        for side, phases in found["phases"].items():  # the split accounts for the whole run
+            assert math.isclose(sum(phases.values()), found[side], rel_tol=0.01), (side, phases)
+        assert found["phases"]["ours"]["provider start"] > 0
+
+
+def test_the_real_operations_refuse_to_report_a_side_that_failed(tmp_path: Path) -> None:
+    """A replay answered otherwise than its recording, or a run that left no trace, stops the
+    section instead of giving a figure."""
+    from benchmarks.engine_ops import Failed, _replay_operation, split
+    from benchmarks.replay import Exchange, raw_client
+    from benchmarks.servers import fast_emulator
+
+    recorded = Exchange("GET", "/v2/networks/gone", b"", "", status=200, answer=b"{}")
+    with (
+        fast_emulator() as emulator,
+        raw_client(emulator.api_url, emulator.api_key) as http,
+        pytest.raises(Failed, match="the raw replay was answered \\[404\\]"),
+    ):
+        _replay_operation(http, [recorded], {})
+    (tmp_path / "trace.json").write_text("")
+    with pytest.raises(Failed, match="no trace"):
+        split(tmp_path / "trace.json", 0.0, 1.0)
+
+
+def test_a_trace_splits_a_run_counting_each_instant_once(tmp_path: Path) -> None:
+    from benchmarks.engine_ops import split
+
+    def span(name: str, start: float, end: float, **attributes: str) -> dict[str, object]:
+        return {
+            "name": name,
+            "startTimeUnixNano": str(int((100 + start) * 1e9)),
+            "endTimeUnixNano": str(int((100 + end) * 1e9)),
+            "attributes": [{"key": k, "value": {"stringValue": v}} for k, v in attributes.items()],
+        }
+
+    spans = [
+        span("pulumi-plan", 0.3, 0.95),
+        span("newPlugin", 0.4, 0.5, prefix="pulumi-python (resource)"),
+        span("newPlugin", 0.31, 0.33, prefix="python"),  # the language host: the engine's
+        span("pulumirpc.ResourceProvider/Configure", 0.5, 0.51),
+        span("pulumirpc.ResourceProvider/Read", 0.51, 0.7),
+        span("pulumirpc.ResourceProvider/Read", 0.6, 0.8),  # at once with the first
+    ]
+    trace = tmp_path / "trace.json"
+    trace.write_text(json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": spans}]}]}) + "\n")
+    found = split(trace, 100.0, 101.0)
+    expected = {"CLI start": 0.3, "provider start": 0.1, "Configure": 0.01, "calls": 0.29,
+                "the rest": 0.3}  # fmt: skip
+    assert found == pytest.approx(expected, abs=1e-6)

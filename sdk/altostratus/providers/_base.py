@@ -125,6 +125,11 @@ class Provider(RecordHooks[RecordT], ResourceProvider):
     bucket_names: ClassVar[bool] = False
     unique_lookup: ClassVar[bool] = True
     """Whether ``_lookup`` matches on a unique name (else several matches are ambiguous)."""
+    serialize_as_secret_always: bool = False
+    """The pickled provider (``__provider``, below) is its class's reference, no setting and no
+    key: the SDK stores it in plain text instead of as a secret, which the engine would encrypt
+    in each resource's inputs and outputs at every checkpoint (the SDK still makes it a secret
+    if it ever captured a secret Output)."""
 
     def __reduce__(self) -> tuple[type[Provider[RecordT]], tuple[()]]:
         return (type(self), ())

@@ -1,0 +1,98 @@
+"""The Pulumi program of ``benchmarks.engine_ops``: one resource graph, made by one of three sides.
+
+Stack configuration: ``side`` (``ours``: altostratus's resources; ``floor``: the same graph as
+``floor:index:*`` resources of the do-nothing plugin ``benchmarks/floor_plugin.py``; ``sdk``: the
+same as Pulumi SDK dynamic resources whose provider does nothing), ``groups`` (0: the network,
+firewall with 3 inline rules, reserved IP, credential and store; N: N groups of 10 resources,
+network, firewall, 3 rules, 3 reserved IPs, credential, store) and ``updated`` (an IP renamed and
+one rule's port changed, per group).
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+import pulumi
+from pulumi.dynamic import (
+    CreateResult,
+    DiffResult,
+    ReadResult,
+    Resource,
+    ResourceProvider,
+    UpdateResult,
+)
+
+config = pulumi.Config()
+side = config.require("side")
+groups = config.get_int("groups") or 0
+updated = config.get_bool("updated") or False
+
+if side == "ours":
+    import altostratus
+
+
+class NothingProvider(ResourceProvider):
+    """The SDK's dynamic provider at its floor: every call answered at once."""
+
+    def create(self, props: Any) -> CreateResult:
+        return CreateResult(uuid.uuid4().hex, props)
+
+    def diff(self, _id: str, olds: Any, news: Any) -> DiffResult:
+        keys = {k for k in {*olds, *news} if not k.startswith("__")}
+        return DiffResult(changes=any(olds.get(k) != news.get(k) for k in keys))
+
+    def read(self, id_: str, props: Any) -> ReadResult:
+        return ReadResult(id_, props)
+
+    def update(self, _id: str, _olds: Any, news: Any) -> UpdateResult:
+        return UpdateResult(news)
+
+    def delete(self, _id: str, _props: Any) -> None:
+        pass
+
+
+class Nothing(Resource):
+    def __init__(self, name: str, props: dict[str, Any]) -> None:
+        super().__init__(NothingProvider(), name, props)
+
+
+def make(kind: str, resource_name: str, /, **props: Any) -> Any:
+    if side == "ours":
+        return getattr(altostratus, kind)(resource_name, **props)
+    if side == "floor":
+        return pulumi.CustomResource(f"floor:index:{kind}", resource_name, props)
+    return Nothing(resource_name, props)
+
+
+def key_of(credential: Any) -> Any:
+    return credential.access_key_id if side == "ours" else credential.id
+
+
+def inline_rules(changed: bool) -> list[dict[str, Any]]:
+    return [
+        {"protocol": "tcp", "start_port": "22", "cidr": ["10.0.0.0/8"], "label": "ssh"},
+        {"protocol": "tcp", "start_port": "8443" if changed else "443", "label": "https"},
+        {"protocol": "icmp", "label": "ping"},
+    ]
+
+
+if not groups:
+    network = make("Network", "net", label="net", cidr_v4="10.20.0.0/24")
+    make("Firewall", "fw", network_id=network.id, create_default_rules=False,
+         ingress_rules=inline_rules(updated))  # fmt: skip
+    make("ReservedIp", "ip", name="ip-b" if updated else "ip-a")
+    credential = make("ObjectStoreCredential", "cred")
+    make("ObjectStore", "store", max_size_gb=500, access_key_id=key_of(credential))
+for group in range(groups):
+    network = make("Network", f"net{group}", label=f"net{group}", cidr_v4=f"10.{group}.0.0/24")
+    firewall = make("Firewall", f"fw{group}", network_id=network.id, create_default_rules=False)
+    for number, port in enumerate(("2222" if updated else "22", "443", "8080")):
+        make("FirewallRule", f"rule{group}-{number}", firewall_id=firewall.id, protocol="tcp",
+             start_port=port, cidr=["10.0.0.0/8"], direction="ingress", action="allow",
+             label=f"rule {number}")  # fmt: skip
+    for number in range(3):
+        renamed = "-b" if updated and number == 0 else ""
+        make("ReservedIp", f"ip{group}-{number}", name=f"ip{group}-{number}{renamed}")
+    credential = make("ObjectStoreCredential", f"cred{group}")
+    make("ObjectStore", f"store{group}", max_size_gb=500, access_key_id=key_of(credential))
