@@ -87,7 +87,10 @@ TOKEN_PREFIX = "altostratus:index:get"
 
 def under_mocks() -> bool:
     """Whether the program runs under ``pulumi.runtime.set_mocks`` (not under the runner of
-    ``altostratus.testing``, whose monitor stands for the engine: ``stands_for_engine``)."""
+    ``altostratus.testing``, whose monitor stands for the engine: ``stands_for_engine``); never
+    in the provider plugin's process, whose Invoke runs the lookups against the service."""
+    if _threads.in_plugin():
+        return False
     monitor = get_monitor()
     return isinstance(monitor, MockMonitor) and not getattr(monitor, "stands_for_engine", False)
 
