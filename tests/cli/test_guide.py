@@ -1,5 +1,6 @@
 """The Command-line client guide's command table is the parser's: every command of the client,
-each with exactly its own flags (those every service command takes are documented once)."""
+each with exactly its own flags (those every service command takes are documented once); and
+the command line page's table gives each library command exactly the flags of its help."""
 
 from __future__ import annotations
 
@@ -62,3 +63,35 @@ def test_the_guide_lists_every_command_with_its_flags() -> None:
 def test_every_command_of_the_spec_is_in_the_guide_and_the_help() -> None:
     assert set(documented()) == SPEC
     assert {n for n in commands(build_parser("cli")) if n.split()[0] not in ELSEWHERE} == SPEC
+
+
+COMMAND_LINE = GUIDE.parent / "cli.md"
+
+
+def test_the_command_line_page_gives_each_library_command_its_flags() -> None:
+    """docs/cli.md's table: each library command's synopsis names exactly the flags its
+    ``--help`` has (``emulator [flags]`` points to its own guide)."""
+    parsers: dict[str, argparse.ArgumentParser] = {}
+
+    def walk(parser: argparse.ArgumentParser, path: str) -> None:
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, child in action.choices.items():
+                    parsers[f"{path} {name}".strip()] = child
+                    walk(child, f"{path} {name}".strip())
+
+    walk(build_parser("altostratus"), "")
+    checked = set()
+    for line in COMMAND_LINE.read_text(encoding="utf-8").splitlines():
+        row = re.match(r"^\| `altostratus ([^`]*)` \|", line)
+        if not row or "[flags]" in row.group(1):
+            continue
+        words = row.group(1).split()
+        name = max(
+            (" ".join(words[:n]) for n in range(1, len(words) + 1)),
+            key=lambda prefix: (prefix in parsers, len(prefix)),
+        )
+        flags = {o for a in parsers[name]._actions for o in a.option_strings} - {"--help"}
+        assert set(re.findall(r"--[a-z][a-z0-9-]*", row.group(1))) == flags, name
+        checked.add(name)
+    assert {"run", "migrate", "quota", "webhooks listen", "plugin install"} <= checked

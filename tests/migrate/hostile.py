@@ -97,11 +97,13 @@ def _is_data(node: ast.expr, variables: set[str]) -> bool:
     )
 
 
-def declarations(program: str) -> list[tuple[str, str, str, str, dict[str, Any]]]:
+def declarations(
+    program: str, module: str = "altostratus"
+) -> list[tuple[str, str, str, str, dict[str, Any]]]:
     """The program's declarations, ``(variable, resource, name, id, inputs)``, each input a
     literal's value or ``"<variable>.<output>"``; an ``AssertionError`` when the program holds
-    anything but its docstring, the imports of altostratus and pulumi, ``adopt`` declarations
-    and ``pulumi.export`` calls."""
+    anything but its docstring, the imports of ``module`` (a front end's) as ``alto`` and of
+    pulumi, ``adopt`` declarations and ``pulumi.export`` calls."""
     tree = ast.parse(program)
     body = list(tree.body)
     assert isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
@@ -111,7 +113,7 @@ def declarations(program: str) -> list[tuple[str, str, str, str, dict[str, Any]]
     for statement in body[1:]:
         if isinstance(statement, ast.Import):
             assert [(a.name, a.asname) for a in statement.names] in (
-                [("altostratus", "alto")],
+                [(module, "alto")],
                 [("pulumi", None)],
             ), ast.dump(statement)
             continue

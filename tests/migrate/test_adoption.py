@@ -1,6 +1,7 @@
 """Each fixture's program against an emulator holding the same records: a preview of adoptions
-only, an ``up`` that keeps every record and makes none, a second ``up`` with nothing to do; and
-an input that disagrees with its record stops the adoption in one line, changing nothing."""
+only, an ``up`` that keeps every record and makes none, a second ``up`` with nothing to do (the
+plugin front end's program too, under the real engine); and an input that disagrees with its
+record stops the adoption in one line, changing nothing."""
 
 from __future__ import annotations
 
@@ -14,8 +15,9 @@ import pytest
 
 from altostratus.client import Client
 from altostratus.emulator import Emulator
-from altostratus.migrate import Migration, migrate, read_source, write_project
+from altostratus.migrate import FrontEnd, Migration, migrate, read_source, write_project
 from altostratus.testing import DeploymentFailed, Stack
+from tests.support.pulumi_cli import Project
 
 from .estates import SEEDS, changing_requests, forget_requests, inventory, templated
 
@@ -23,15 +25,19 @@ FIXTURES = sorted(SEEDS)
 
 
 def migrated(
-    fixture: str, api: Client, folder: Path, edit: Callable[[Any], None] | None = None
+    fixture: str,
+    api: Client,
+    folder: Path,
+    edit: Callable[[Any], None] | None = None,
+    front_end: FrontEnd = "dynamic",
 ) -> Migration:
-    """The fixture's estate made in the emulator, and its program written into ``folder``;
-    ``edit`` changes the source's document first."""
+    """The fixture's estate made in the emulator, and its program for ``front_end`` written into
+    ``folder``; ``edit`` changes the source's document first."""
     document = json.loads(templated(fixture, SEEDS[fixture](api)))
     if edit is not None:
         edit(document)
     migration = migrate(read_source(json.dumps(document)))
-    write_project(migration, folder)
+    write_project(migration, folder, front_end=front_end)
     return migration
 
 
@@ -106,6 +112,33 @@ def test_the_real_engine_adopts_every_record_and_a_second_up_is_all_same(
     migration = migrated(fixture, client, tmp_path / "infra")
     stack = make_stack(str(tmp_path / "infra"), engine="pulumi")
     adopts_everything_and_changes_nothing(stack, migration, client, fresh_emulator)
+
+
+@pytest.mark.real_engine
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("fixture", FIXTURES)
+def test_the_plugin_program_adopts_every_record_under_the_real_engine(
+    fixture: str, client: Client, fresh_emulator: Emulator, tmp_path: Path
+) -> None:
+    """``--front-end plugin``'s program, run by ``pulumi up`` with the plugin: every record
+    adopted under the plugin's types by its id, none made or changed, then a clean preview."""
+    migration = migrated(fixture, client, tmp_path / "infra", front_end="plugin")
+    project = Project(tmp_path / "infra", tmp_path / "work", fresh_emulator)
+    project.init()
+    before = inventory(client)
+    forget_requests(fresh_emulator)
+
+    assert project.operations() == {key: "create" for key in expected_ids(migration)}
+    project("up", "--yes", "--skip-preview")
+    adopted = {
+        f"{r['type'].removeprefix('altostratus:index:')}:{r['urn'].rsplit('::', 1)[-1]}": r["id"]
+        for r in project.export()["deployment"]["resources"]
+        if r["type"].startswith("altostratus:index:")
+    }
+    assert adopted == expected_ids(migration)
+    assert inventory(client) == before  # every record kept, none made
+    assert changing_requests(fresh_emulator) == []  # nothing asked of the service but reads
+    project("preview", "--expect-no-changes")  # fails on any change
 
 
 def resource_of(document: dict[str, Any], label: str) -> dict[str, Any]:

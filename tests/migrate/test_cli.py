@@ -9,8 +9,10 @@ from pathlib import Path
 import pytest
 
 from altostratus.cli import main
+from altostratus.migrate import FRONT_ENDS
 
 from .estates import placeholders, templated
+from .hostile import declarations
 
 FIXTURE = "terraform-show.json"
 
@@ -53,6 +55,40 @@ def test_it_writes_the_program_the_report_and_the_project_files(
         )
     )
     assert (out / "requirements.txt").read_text().startswith("altostratus>=")
+
+
+def test_the_plugin_front_end_writes_the_same_declarations_through_the_plugin(
+    state: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["migrate", str(state), "--out", str(tmp_path / "dynamic")]) == 0
+    dynamic = capsys.readouterr().out
+    out = tmp_path / "plugin"
+    assert main(["migrate", str(state), "--out", str(out), "--front-end", "plugin"]) == 0
+    printed = capsys.readouterr().out
+    program = (out / "__main__.py").read_text()
+    assert "\nimport altostratus.plugin as alto\n" in program
+    assert "\nimport altostratus as alto\n" not in program
+    expected = declarations((tmp_path / "dynamic" / "__main__.py").read_text())
+    assert declarations(program, "altostratus.plugin") == expected
+    assert "Front end: the dynamic resources (`import altostratus as alto`)." in dynamic
+    report = (out / "migration-report.md").read_text()
+    assert printed.startswith(report)
+    assert "Front end: the provider plugin (`import altostratus.plugin as alto`)." in report
+    assert "`venv/bin/altostratus plugin install`" in report
+    assert "plugin install" not in dynamic
+
+
+def test_an_unknown_front_end_is_refused_writing_nothing(
+    state: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "infra"
+    with pytest.raises(SystemExit) as exit_:
+        main(["migrate", str(state), "--out", str(out), "--front-end", "pulumi"])
+    assert exit_.value.code == 1
+    line = one_line(capsys.readouterr().err)
+    assert "argument --front-end: invalid choice: 'pulumi'" in line
+    assert all(front_end in line.split("choose from")[1] for front_end in FRONT_ENDS)
+    assert not out.exists()
 
 
 def test_a_folder_with_a_program_is_left_alone_unless_forced(

@@ -1,5 +1,6 @@
-"""The generated programs as their users' tools see them: mypy in strict mode, and ruff's lint
-and format (its defaults, as in a project with no configuration of its own)."""
+"""The generated programs, for each front end, as their users' tools see them: mypy in strict
+mode, and ruff's lint and format (its defaults, as in a project with no configuration of its
+own); and the two front ends' programs declare the same resources."""
 
 from __future__ import annotations
 
@@ -11,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from altostratus.migrate import migrate, program_source, read_source
+from altostratus.migrate import FRONT_ENDS, migrate, program_source, read_source
 
 from .estates import placeholders, templated
+from .hostile import declarations
 
 ROOT = Path(__file__).parents[2]
 FIXTURES = ("terraform-show.json", "pulumi-stack-export.json")
@@ -27,8 +29,23 @@ def migrated_programs(tmp_path_factory: pytest.TempPathFactory) -> Path:
         values = {key: f"00000000-{number:04d}" for number, key in enumerate(placeholders(fixture))}
         migration = migrate(read_source(templated(fixture, values)))
         module = fixture.removesuffix(".json").replace("-", "_")
-        (folder / f"{module}.py").write_text(program_source(migration, "migration-report.md"))
+        for front_end in FRONT_ENDS:
+            program = program_source(migration, "migration-report.md", front_end=front_end)
+            (folder / f"{module}_{front_end}.py").write_text(program)
     return folder
+
+
+def test_each_front_ends_program_declares_the_same_resources(migrated_programs: Path) -> None:
+    for fixture in FIXTURES:
+        module = fixture.removesuffix(".json").replace("-", "_")
+        found = {
+            front_end: declarations(
+                (migrated_programs / f"{module}_{front_end}.py").read_text(), FRONT_ENDS[front_end]
+            )
+            for front_end in FRONT_ENDS
+        }
+        assert len(found["dynamic"]) >= 10
+        assert found["plugin"] == found["dynamic"], fixture
 
 
 def run(command: list[str], folder: Path) -> subprocess.CompletedProcess[str]:
@@ -43,7 +60,7 @@ def test_the_programs_type_check_under_mypy_strict(migrated_programs: Path) -> N
     mypy = [sys.executable, "-m", "mypy", "--config-file", "mypy.ini", "--cache-dir", str(cache)]
     answer = run([*mypy, *files], migrated_programs)
     assert answer.returncode == 0, answer.stdout + answer.stderr
-    assert f"no issues found in {len(FIXTURES)} source files" in answer.stdout
+    assert f"no issues found in {len(FIXTURES) * len(FRONT_ENDS)} source files" in answer.stdout
 
 
 def test_the_programs_pass_ruffs_lint_and_format(migrated_programs: Path) -> None:

@@ -20,7 +20,9 @@ from hypothesis import strategies as st
 
 from altostratus.cli import main
 from altostratus.migrate import (
+    FRONT_ENDS,
     MAX_DEPTH,
+    FrontEnd,
     Migration,
     Source,
     SourceError,
@@ -73,8 +75,9 @@ def refused(
     return lines[0]
 
 
+@pytest.mark.parametrize("front_end", sorted(FRONT_ENDS))
 def test_quotes_in_the_project_stack_and_resource_names_stay_text(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    front_end: FrontEnd, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     document = pulumi(
         PAYLOAD,
@@ -82,10 +85,11 @@ def test_quotes_in_the_project_stack_and_resource_names_stay_text(
         ("civo:index/network:Network", PAYLOAD, "n-1", {"label": PAYLOAD, "region": "LON1"}),
     )
     out = tmp_path / "out"
-    status, printed, _ = run_migrate(capsys, write(tmp_path / "state.json", document), out)
+    source = write(tmp_path / "state.json", document)
+    status, printed, _ = run_migrate(capsys, source, out, "--front-end", front_end)
     assert status == 0
     program = (out / "__main__.py").read_text(encoding="utf-8")
-    ((_, resource, name, id_, inputs),) = declarations(program)
+    ((_, resource, name, id_, inputs),) = declarations(program, FRONT_ENDS[front_end])
     assert (resource, name, id_, inputs) == ("Network", PAYLOAD, "n-1", {
         "label": PAYLOAD, "region": "LON1"
     })  # fmt: skip

@@ -8,7 +8,16 @@ import json
 import pstats
 from typing import Any
 
-from altostratus.migrate import migrate, program_source, read_source, report_text
+import pytest
+
+from altostratus.migrate import (
+    FRONT_ENDS,
+    FrontEnd,
+    migrate,
+    program_source,
+    read_source,
+    report_text,
+)
 
 
 def state(size: int) -> str:
@@ -46,20 +55,21 @@ def state(size: int) -> str:
     )
 
 
-def calls_per_resource(size: int) -> float:
+def calls_per_resource(size: int, front_end: FrontEnd) -> float:
     text = state(size)
     profile = cProfile.Profile()
     profile.enable()
     migration = migrate(read_source(text))
-    program_source(migration, "migration-report.md")
-    report_text(migration, "__main__.py")
+    program_source(migration, "migration-report.md", front_end=front_end)
+    report_text(migration, "__main__.py", front_end=front_end)
     profile.disable()
     assert len(migration.declarations) == len(migration.left) == size // 2
     return int(pstats.Stats(profile).total_calls) / size  # type: ignore[attr-defined]
 
 
-def test_the_work_per_resource_does_not_grow_with_the_state() -> None:
-    small, large = calls_per_resource(300), calls_per_resource(3000)
+@pytest.mark.parametrize("front_end", sorted(FRONT_ENDS))
+def test_the_work_per_resource_does_not_grow_with_the_state(front_end: FrontEnd) -> None:
+    small, large = calls_per_resource(300, front_end), calls_per_resource(3000, front_end)
     assert large <= small * 1.1, (small, large)
 
 

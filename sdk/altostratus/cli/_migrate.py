@@ -16,7 +16,8 @@ Write a Pulumi program that adopts, with `adopt`, every network, firewall (its r
 reserved IP, object store and credential of a stack of the service's bridged Pulumi provider
 (`pulumi stack export`, with or without --show-secrets) or of a Terraform state (`terraform show
 -json`), and a report of what it could not carry. Secrets of the source are never written. The
-command does not call the service: the program's `pulumi up` adopts the records."""
+command does not call the service: the program's `pulumi up` adopts the records. With
+--front-end plugin the program declares them through the provider plugin."""
 
 
 def register(commands: Any) -> None:
@@ -43,6 +44,13 @@ def register(commands: Any) -> None:
         help="the project's name in a new Pulumi.yaml (default: the folder's name)",
     )
     parser.add_argument("--force", action="store_true", help="replace an existing __main__.py")
+    parser.add_argument(
+        "--front-end",
+        choices=("dynamic", "plugin"),
+        default="dynamic",
+        help="declare the resources as dynamic resources (`import altostratus`, the default) or "
+        "through the provider plugin (`import altostratus.plugin`)",
+    )
     parser.set_defaults(run=_run)
 
 
@@ -89,11 +97,18 @@ def _run(args: argparse.Namespace) -> int:
             "credential with an id: nothing to adopt, nothing written"
         )
     try:
-        written = write_project(migration, Path(args.out), project=args.project, replace=args.force)
+        written = write_project(
+            migration,
+            Path(args.out),
+            project=args.project,
+            replace=args.force,
+            front_end=args.front_end,
+        )
     except ProgramExists as error:
         return fail(escaped(str(error)))
     except OSError as error:
         return fail(escaped(f"cannot write into {args.out}: {error.strerror or error}"))
-    print(report_text(migration, PROGRAM), end="")  # escaped line by line
+    # escaped line by line
+    print(report_text(migration, PROGRAM, front_end=args.front_end), end="")
     print(escaped(f"\nWrote {', '.join(str(path) for path in written)}."))
     return 0

@@ -10,7 +10,7 @@ import yaml
 
 from altostratus._version import package_version, requirement
 from altostratus.migrate._plan import Migration
-from altostratus.migrate._program import program_source
+from altostratus.migrate._program import FrontEnd, program_source
 from altostratus.migrate._report import report_text
 
 PROGRAM = "__main__.py"
@@ -40,11 +40,16 @@ def project_name(folder: Path) -> str:
 
 
 def write_project(
-    migration: Migration, folder: Path, *, project: str | None = None, replace: bool = False
+    migration: Migration,
+    folder: Path,
+    *,
+    project: str | None = None,
+    replace: bool = False,
+    front_end: FrontEnd = "dynamic",
 ) -> list[Path]:
-    """Write the program and the report into ``folder`` (made when missing), and the project
-    files it lacks; the files written, in that order. An existing ``__main__.py`` is replaced
-    only when asked."""
+    """Write the program (its resources through ``front_end``) and the report into ``folder``
+    (made when missing), and the project files it lacks; the files written, in that order. An
+    existing ``__main__.py`` is replaced only when asked."""
     program = folder / PROGRAM
     if program.exists() and not replace:
         raise ProgramExists(
@@ -52,8 +57,9 @@ def write_project(
         )
     folder.mkdir(parents=True, exist_ok=True)
     written = [program, folder / REPORT]
-    program.write_text(program_source(migration, REPORT), encoding="utf-8")
-    (folder / REPORT).write_text(report_text(migration, PROGRAM), encoding="utf-8")
+    program.write_text(program_source(migration, REPORT, front_end=front_end), encoding="utf-8")
+    report = report_text(migration, PROGRAM, front_end=front_end)
+    (folder / REPORT).write_text(report, encoding="utf-8")
     settings = folder / "Pulumi.yaml"
     if not settings.exists():
         name = project or project_name(folder)

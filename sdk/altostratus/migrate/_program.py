@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any
+from typing import Any, Literal
 
 from altostratus.migrate._declarations import Declaration, Reference
 from altostratus.migrate._plan import Migration
@@ -21,16 +21,31 @@ from altostratus.migrate._plan import Migration
 WIDTH = 88
 """The line length of ruff's and black's default format."""
 
+FrontEnd = Literal["dynamic", "plugin"]
+"""How the program's resources reach the providers: as dynamic resources (``altostratus``) or
+through the provider plugin (``altostratus.plugin``)."""
+
+FRONT_ENDS: dict[FrontEnd, str] = {"dynamic": "altostratus", "plugin": "altostratus.plugin"}
+"""Each front end's module, which the program imports as ``alto``."""
+
+_THROUGH: dict[FrontEnd, str] = {
+    "dynamic": "",
+    "plugin": (
+        "\nThe resources go through the provider plugin, which `altostratus plugin install`\n"
+        "puts where Pulumi finds it."
+    ),
+}
+
 _HEADER = '''\
 """Resources of {title}, adopted by `altostratus migrate`.
 
 Each resource is declared with `adopt`: the first `pulumi up` takes the existing
 record over by its id, only when every input given here equals the record's value,
 so nothing is created, changed or deleted. {report} lists what was not
-carried. Once adopted, a resource may be declared the usual way or keep `adopt`.
+carried. Once adopted, a resource may be declared the usual way or keep `adopt`.{through}
 """
 
-import altostratus as alto
+import {module} as alto
 '''
 
 
@@ -90,9 +105,16 @@ def declaration_source(declaration: Declaration) -> str:
     return "\n".join(lines)
 
 
-def program_source(migration: Migration, report_name: str) -> str:
-    """The whole ``__main__.py``."""
+def program_source(
+    migration: Migration, report_name: str, *, front_end: FrontEnd = "dynamic"
+) -> str:
+    """The whole ``__main__.py``, its resources through ``front_end``."""
     title = docstring_text(migration.source.title)
-    header = _HEADER.format(title=title, report=docstring_text(report_name))
+    header = _HEADER.format(
+        title=title,
+        report=docstring_text(report_name),
+        through=_THROUGH[front_end],
+        module=FRONT_ENDS[front_end],
+    )
     body = "\n\n".join(declaration_source(d) for d in migration.declarations)
     return f"{header}\n{body}\n"

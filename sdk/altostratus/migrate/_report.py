@@ -8,7 +8,7 @@ from __future__ import annotations
 from altostratus._terminal import escaped
 from altostratus.migrate._declarations import Reference
 from altostratus.migrate._plan import Left, Migration
-from altostratus.migrate._program import string
+from altostratus.migrate._program import FRONT_ENDS, FrontEnd, string
 from altostratus.migrate._source import SourceResource
 
 
@@ -95,7 +95,26 @@ def _default_firewalls(migration: Migration, program_name: str) -> list[str]:
     ]
 
 
-def report_text(migration: Migration, program_name: str) -> str:
+_FRONT_END_NAMES: dict[FrontEnd, str] = {
+    "dynamic": "the dynamic resources",
+    "plugin": "the provider plugin",
+}
+
+
+def _plugin_step(front_end: FrontEnd) -> str:
+    """What the first step adds for the plugin: the engine must find it."""
+    if front_end != "plugin":
+        return ""
+    return (
+        " Install the provider plugin with the environment the program runs in: "
+        "`pulumi install`, then `venv/bin/altostratus plugin install` (or activate that "
+        "environment, which puts the plugin on `PATH`)."
+    )
+
+
+def report_text(migration: Migration, program_name: str, *, front_end: FrontEnd = "dynamic") -> str:
+    """The report of ``migration``, whose program ``program_name`` declares its resources
+    through ``front_end``."""
     source = migration.source
     carried = {id(r) for r in migration.carried}
     lines = [
@@ -105,6 +124,8 @@ def report_text(migration: Migration, program_name: str) -> str:
         + (f" and {_count(len(source.lookups), 'data source')}" if source.lookups else "")
         + f". `{program_name}` adopts {_count(len(migration.declarations), 'resource')}"
         + f" from {len(carried)} of them; {len(migration.left)} not carried.",
+        "",
+        f"Front end: {_FRONT_END_NAMES[front_end]} (`import {FRONT_ENDS[front_end]} as alto`).",
         "",
         "## Adopted",
         "",
@@ -131,7 +152,8 @@ def report_text(migration: Migration, program_name: str) -> str:
         "",
         "## Next steps",
         "",
-        f"1. Review `{program_name}`; set the stack's `altostratus:apiKey` (as a secret).",
+        f"1. Review `{program_name}`; set the stack's `altostratus:apiKey` (as a secret)."
+        + _plugin_step(front_end),
         "2. `pulumi preview`: every resource shows as a create (`+`), which is its adoption; "
         "there must be no replace and no delete.",
         "3. `pulumi up`: each record is adopted as it is, or the `up` fails naming the inputs "
