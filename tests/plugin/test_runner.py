@@ -1,5 +1,6 @@
-"""``altostratus.testing`` runs the dynamic resources only: a resource through the plugin is
-refused in one line naming the way out, never faked."""
+"""``altostratus.testing`` runs the provider plugin's resources beside the dynamic ones: each
+through its own provider process (the plugin's, one per provider instance), and says which front
+end ran each."""
 
 from __future__ import annotations
 
@@ -11,27 +12,111 @@ import pytest
 import altostratus
 import altostratus.plugin as alto
 from altostratus.client import Client
+from altostratus.emulator import Emulator
 from altostratus.testing import DeploymentFailed, Stack
+from altostratus.testing.runner.fronts import default_provider_name
 
 
-@pytest.mark.parametrize("through", ["plugin class", "explicit provider"])
-def test_a_plugin_resource_is_refused_by_the_runner(
-    make_stack: Callable[..., Stack], client: Client, through: str
-) -> None:
+def mixed(second_key: str) -> Callable[[], None]:
+    """A dynamic network, a plugin network (default provider), and through two explicit
+    providers (two accounts of one emulator) a store each; the second account's store key is
+    exported, a secret."""
+
     def program() -> None:
-        if through == "plugin class":
-            alto.Network("app")
-        else:
-            provider = altostratus.Provider("other", region="FRA1")
-            altostratus.Network("app", opts=pulumi.ResourceOptions(provider=provider))
+        config = pulumi.Config("altostratus")
+        plain = altostratus.Network("plain", cidr_v4="10.60.0.0/24")
+        through = alto.Network("through", cidr_v4="10.61.0.0/24")
+        first = alto.Provider(
+            "first", api_url=config.require("apiUrl"), api_key=config.require_secret("apiKey")
+        )
+        second = alto.Provider(
+            "second", api_url=config.require("apiUrl"), api_key=second_key, region="FRA1"
+        )
+        mine = altostratus.ObjectStore("mine", opts=pulumi.ResourceOptions(provider=first))
+        theirs = alto.ObjectStore("theirs", opts=pulumi.ResourceOptions(provider=second))
+        key = alto.ObjectStoreCredential("key", opts=pulumi.ResourceOptions(provider=second))
+        pulumi.export("plain_label", plain.label)
+        pulumi.export("through_label", through.label)
+        pulumi.export("mine", mine.name)
+        pulumi.export("secret_key", key.secret_access_key)
+        pulumi.export("theirs", theirs.name)
 
-    stack = make_stack(program)
-    with pytest.raises(DeploymentFailed) as failed:
-        stack.up()
-    (error,) = failed.value.errors
-    assert error.message == (
-        "Network goes through the provider plugin (altostratus.plugin, or an altostratus.Provider "
-        "in its options), which altostratus.testing does not run: use altostratus's own classes, "
-        'or run the stack with engine="pulumi"'
-    )
+    return program
+
+
+def stores(emulator: Emulator, api_key: str, region: str) -> list[str]:
+    with Client(api_key=api_key, api_url=emulator.api_url) as client:
+        return sorted(
+            (s.name or "").rsplit("-", 1)[0] for s in client.object_stores.list(region=region)
+        )
+
+
+def test_a_program_mixing_both_front_ends_and_two_providers_runs_its_whole_cycle(
+    make_stack: Callable[..., Stack], fresh_emulator: Emulator, client: Client
+) -> None:
+    second = fresh_emulator.add_account("second")
+    stack = make_stack(mixed(second["api_key"]))
+
+    preview = stack.preview()
+    assert preview.resources["Network:through"].op == "create"
+    assert preview.resources[f"altostratus:{default_provider_name()}"].op == "create"
+
+    up = stack.up()
+    fronts = {key: res.front for key, res in up.resources.items()}
+    assert fronts == {
+        "Network:plain": "dynamic",
+        "Network:through": "plugin",
+        f"altostratus:{default_provider_name()}": "",
+        "altostratus:first": "",
+        "altostratus:second": "",
+        "ObjectStore:mine": "plugin",
+        "ObjectStore:theirs": "plugin",
+        "ObjectStoreCredential:key": "plugin",
+    }
+    labels = sorted(n.label for n in client.networks.list() if not n.default)
+    assert labels == ["plain", "through"]
+    # Each store in its provider's account and region.
+    assert stores(fresh_emulator, second["api_key"], "FRA1") == ["theirs"]
+    assert "theirs" not in stores(fresh_emulator, fresh_emulator.api_key, "FRA1")
+    assert up.outputs["through_label"].value == "through"
+    assert up.outputs["secret_key"].secret
+    # No secret in plain text in the state: the API keys and the store's secret key.
+    secret_key = up.outputs["secret_key"].value
+    assert stack.state.plain_secrets([fresh_emulator.api_key, second["api_key"], secret_key]) == []
+
+    assert stack.preview().changed() == {}
+    refreshed = stack.refresh()
+    assert refreshed.expect_no_changes
+    assert refreshed.resources["ObjectStore:theirs"].front == "plugin"
+
+    destroyed = stack.destroy()
+    assert destroyed.resources["ObjectStore:theirs"].op == "delete"
     assert [n.label for n in client.networks.list() if not n.default] == []
+    assert stores(fresh_emulator, second["api_key"], "FRA1") == []
+    assert stack.state.resources == []
+
+
+def test_a_lookup_through_the_plugin_is_answered_by_the_plugin(
+    make_stack: Callable[..., Stack], client: Client
+) -> None:
+    made = client.networks.create(label="outside", region="LON1", cidr_v4="10.70.0.0/24")
+
+    def program() -> None:
+        found = alto.get_network(label="outside", region="LON1")
+        pulumi.export("id", found.id)
+
+    assert make_stack(program).up().outputs["id"].value == made.id
+
+
+def test_an_import_through_the_plugin_is_refused_in_one_line(
+    make_stack: Callable[..., Stack], client: Client
+) -> None:
+    made = client.networks.create(label="outside", region="LON1", cidr_v4="10.70.0.0/24")
+
+    def program() -> None:
+        alto.Network("outside", opts=pulumi.ResourceOptions(import_=made.id))
+
+    with pytest.raises(DeploymentFailed) as failed:
+        make_stack(program).up()
+    (error,) = failed.value.errors
+    assert error.message.startswith("ResourceOptions(import_=...) of a provider plugin resource")

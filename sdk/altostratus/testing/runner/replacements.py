@@ -25,7 +25,7 @@ from altostratus.testing.runner.deletes import delete_one
 from altostratus.testing.runner.ledger import Ledger
 from altostratus.testing.runner.paths import ignore_changes, replace_on_changes
 from altostratus.testing.runner.process import DiffAnswer
-from altostratus.testing.runner.state import Goal, ResourceState, is_dynamic
+from altostratus.testing.runner.state import Goal, ResourceState, runs
 from altostratus.testing.runner.steps import ResourceFailed
 
 PROTECTED_REPLACE = (
@@ -197,7 +197,7 @@ class Replacements:
         for res in self.ledger.old.resources:
             if res.delete or res.urn in registered or not (res.depends_on() & replaced):
                 continue
-            if not res.custom or res.external or not is_dynamic(res.type):
+            if not res.custom or res.external or not runs(res.type):
                 continue
             unknown = {
                 key

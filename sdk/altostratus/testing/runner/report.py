@@ -21,7 +21,7 @@ from altostratus.testing._results import (
     resource_keys,
     urn_type,
 )
-from altostratus.testing.runner.state import ResourceState, Snapshot
+from altostratus.testing.runner.state import ResourceState, Snapshot, front_of
 from altostratus.testing.runner.steps import ResourceFailed
 
 STEP_OPERATIONS = {
@@ -36,8 +36,9 @@ STEP_OPERATIONS = {
 
 def resource_result(op: str, state: ResourceState | None, urn: str, type_: str) -> ResourceResult:
     """One resource of the runner's state (None: none is left) after an operation ``op``."""
+    front = front_of(type_)
     if state is None:
-        return ResourceResult(urn, type_, op, "", {}, {})
+        return ResourceResult(urn, type_, op, "", {}, {}, front=front)
     return ResourceResult(
         urn=urn,
         type=type_,
@@ -48,6 +49,7 @@ def resource_result(op: str, state: ResourceState | None, urn: str, type_: str) 
         secret_outputs=frozenset(
             k for k, v in state.outputs.items() if is_secret(v) and k not in HIDDEN
         ),
+        front=front,
     )
 
 
