@@ -15,6 +15,7 @@ from altostratus.client import Client
 from altostratus.emulator import Emulator
 from altostratus.testing import DeploymentFailed, Stack
 from altostratus.testing.runner.fronts import default_provider_name
+from altostratus.testing.runner.state import PLUGIN_PROVIDER
 
 
 def mixed(second_key: str) -> Callable[[], None]:
@@ -59,20 +60,24 @@ def test_a_program_mixing_both_front_ends_and_two_providers_runs_its_whole_cycle
 
     preview = stack.preview()
     assert preview.resources["Network:through"].op == "create"
-    assert preview.resources[f"altostratus:{default_provider_name()}"].op == "create"
 
     up = stack.up()
     fronts = {key: res.front for key, res in up.resources.items()}
     assert fronts == {
         "Network:plain": "dynamic",
         "Network:through": "plugin",
-        f"altostratus:{default_provider_name()}": "",
-        "altostratus:first": "",
-        "altostratus:second": "",
         "ObjectStore:mine": "plugin",
         "ObjectStore:theirs": "plugin",
         "ObjectStoreCredential:key": "plugin",
     }
+    # The state holds the providers as the engine's does (the results leave them out): the
+    # default one configured from the stack, each resource naming its provider.
+    providers = {res.name: res for res in stack.state.resources if res.type == PLUGIN_PROVIDER}
+    assert sorted(providers) == sorted([default_provider_name(), "first", "second"])
+    default = providers[default_provider_name()]
+    assert default.inputs["apiUrl"] == fresh_emulator.api_url
+    (theirs,) = [res for res in stack.state.resources if res.name == "theirs"]
+    assert theirs.provider == f"{providers['second'].urn}::{providers['second'].id}"
     labels = sorted(n.label for n in client.networks.list() if not n.default)
     assert labels == ["plain", "through"]
     # Each store in its provider's account and region.

@@ -226,7 +226,7 @@ class ProviderProcess:
                 urn=urn, properties=to_struct(props), name=urn_name(urn), type=urn_type(urn)
             )
         )
-        return str(answer.id), from_struct(answer.properties)
+        return str(answer.id), from_struct(answer.properties, keep_nulls=True)
 
     def read(
         self, urn: str, id_: str, outputs: Properties, inputs: Properties
@@ -243,7 +243,7 @@ class ProviderProcess:
         answer = self.stub.Read(request)
         inputs_sent = answer.HasField("inputs")
         live_inputs = from_struct(answer.inputs) if inputs_sent else None
-        return str(answer.id), from_struct(answer.properties), live_inputs
+        return str(answer.id), from_struct(answer.properties, keep_nulls=True), live_inputs
 
     def update(self, urn: str, id_: str, olds: Properties, news: Properties) -> Properties:
         request = provider_pb2.UpdateRequest(
@@ -254,7 +254,7 @@ class ProviderProcess:
             name=urn_name(urn),
             type=urn_type(urn),
         )
-        return from_struct(self.stub.Update(request).properties)
+        return from_struct(self.stub.Update(request).properties, keep_nulls=True)
 
     def delete(self, urn: str, id_: str, outputs: Properties) -> None:
         request = provider_pb2.DeleteRequest(

@@ -24,6 +24,9 @@ from altostratus.testing._results import (
 from altostratus.testing.runner.state import ResourceState, Snapshot, front_of
 from altostratus.testing.runner.steps import ResourceFailed
 
+PROVIDER_PREFIX = "::pulumi:providers:"
+"""Where a provider resource's URN names its type."""
+
 STEP_OPERATIONS = {
     **{op: op for op in ("create", "update", "delete", "replace", "read", "import", "discard")},
     "create-replacement": "replace",
@@ -80,6 +83,8 @@ def result_of(
             operations[failed.urn] = shown
     latest = {res.urn: res for res in before.resources if not res.delete}
     latest.update({res.urn: res for res in after.resources if not res.delete})
+    # The provider resources are left out, as the engine's results leave them out.
+    operations = {urn: op for urn, op in operations.items() if PROVIDER_PREFIX not in urn}
     keys = resource_keys(operations)
     for urn, op in operations.items():
         state = latest.get(urn)
