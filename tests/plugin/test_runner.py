@@ -13,7 +13,7 @@ import altostratus
 import altostratus.plugin as alto
 from altostratus.client import Client
 from altostratus.emulator import Emulator
-from altostratus.testing import DeploymentFailed, Stack
+from altostratus.testing import DeploymentFailed, ProviderProcesses, Stack
 from altostratus.testing.runner.fronts import default_provider_name
 from altostratus.testing.runner.state import PLUGIN_PROVIDER
 
@@ -125,3 +125,22 @@ def test_an_import_through_the_plugin_is_refused_in_one_line(
         make_stack(program).up()
     (error,) = failed.value.errors
     assert error.message.startswith("ResourceOptions(import_=...) of a provider plugin resource")
+
+
+def test_the_plugin_processes_are_bounded_and_started_again_when_needed(
+    fresh_emulator: Emulator, client: Client
+) -> None:
+    # Four processes serve the program (the dynamic provider, the default provider and two
+    # explicit ones); once the operation ends, the session keeps its limit of them.
+    second = fresh_emulator.add_account("second")
+    processes = ProviderProcesses(limit=2)
+    try:
+        with Stack(mixed(second["api_key"]), emulator=fresh_emulator, processes=processes) as stack:
+            stack.up()
+            assert processes.running == 2
+            stack.destroy()  # the evicted providers' processes start again, from the state
+            assert processes.running == 2
+        assert stores(fresh_emulator, second["api_key"], "FRA1") == []
+        assert [n.label for n in client.networks.list() if not n.default] == []
+    finally:
+        processes.close()
