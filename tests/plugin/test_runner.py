@@ -40,6 +40,8 @@ def mixed(second_key: str) -> Callable[[], None]:
         pulumi.export("through_label", through.label)
         pulumi.export("mine", mine.name)
         pulumi.export("secret_key", key.secret_access_key)
+        seen = alto.ObjectStore.get("seen", theirs.id, opts=pulumi.ResourceOptions(provider=second))
+        pulumi.export("seen", seen.name)
         pulumi.export("theirs", theirs.name)
 
     return program
@@ -69,6 +71,7 @@ def test_a_program_mixing_both_front_ends_and_two_providers_runs_its_whole_cycle
         "ObjectStore:mine": "plugin",
         "ObjectStore:theirs": "plugin",
         "ObjectStoreCredential:key": "plugin",
+        "ObjectStore:seen": "plugin",
     }
     # The state holds the providers as the engine's does (the results leave them out): the
     # default one configured from the stack, each resource naming its provider.
@@ -84,6 +87,8 @@ def test_a_program_mixing_both_front_ends_and_two_providers_runs_its_whole_cycle
     assert stores(fresh_emulator, second["api_key"], "FRA1") == ["theirs"]
     assert "theirs" not in stores(fresh_emulator, fresh_emulator.api_key, "FRA1")
     assert up.outputs["through_label"].value == "through"
+    # Read back through the provider that reaches the second account.
+    assert up.outputs["seen"].value == up.outputs["theirs"].value
     assert up.outputs["secret_key"].secret
     # No secret in plain text in the state: the API keys and the store's secret key.
     secret_key = up.outputs["secret_key"].value

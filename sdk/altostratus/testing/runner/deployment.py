@@ -99,6 +99,8 @@ class Deployment:
 
     def read(self, goal: Goal, id_: str) -> tuple[str, Properties]:
         """The read step of a resource the program reads (``ResourceOptions(id=...)``)."""
+        if front_of(goal.type) == PLUGIN:
+            self._served(goal)
         return self.ledger.counted(lambda: self.reads.read(goal, id_))
 
     def fail(self, failed: ResourceFailed) -> NoReturn:

@@ -157,6 +157,7 @@ class EngineMonitor(MockMonitor):
                 parent=request.parent,
                 dependencies=list(request.dependencies),
                 additional_secret_outputs=list(request.additionalSecretOutputs),
+                provider=request.provider,
             )
             id_, outputs = self.deployment.read(goal, request.id)
         self.resources[urn] = MockMonitor.ResourceRegistration(urn, id_, outputs)
