@@ -149,3 +149,40 @@ def test_the_plugin_processes_are_bounded_and_started_again_when_needed(
         assert [n.label for n in client.networks.list() if not n.default] == []
     finally:
         processes.close()
+
+
+def test_another_api_url_replaces_a_providers_resources_and_another_setting_does_not(
+    make_stack: Callable[..., Stack], fresh_emulator: Emulator
+) -> None:
+    # As the engine: the plugin's DiffConfig asks to replace a provider whose URL changed, and
+    # each of its resources is replaced (created through the new provider, the old one deleted
+    # through the old provider).
+    def program() -> None:
+        config = pulumi.Config()
+        provider = alto.Provider(
+            "there",
+            api_url=config.require("url"),
+            api_key=config.require_secret("key"),
+            wait_timeout_seconds=float(config.get("wait") or 60),
+        )
+        alto.Network("app", cidr_v4="10.90.0.0/24", opts=pulumi.ResourceOptions(provider=provider))
+
+    def labels(emulator: Emulator) -> list[str]:
+        with Client(api_key=emulator.api_key, api_url=emulator.api_url) as client:
+            return [n.label or "" for n in client.networks.list() if not n.default]
+
+    with Emulator() as other:
+        stack = make_stack(
+            program, config={"url": fresh_emulator.api_url}, secrets={"key": "local-dev-key"}
+        )
+        first = stack.up().resources["Network:app"].id
+        stack.set_config("wait", "30")
+        assert stack.preview().changed() == {}  # the provider is updated, the network kept
+        stack.up()
+        stack.set_config("url", other.api_url)
+        assert stack.preview().changed() == {"Network:app": "replace"}
+        moved = stack.up().resources["Network:app"]
+        assert moved.id != first
+        assert labels(fresh_emulator) == [] and labels(other) == ["app"]
+        stack.destroy()
+        assert labels(other) == []

@@ -20,7 +20,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 
 from altostratus.testing._properties import reveal
-from altostratus.testing.runner.fronts import Calls
+from altostratus.testing.runner.fronts import Calls, serving
 from altostratus.testing.runner.ledger import Ledger
 from altostratus.testing.runner.state import ResourceState, Snapshot, runs
 from altostratus.testing.runner.steps import (
@@ -73,7 +73,7 @@ def delete_one(
     if not res.custom or not runs(res.type):
         return  # a component, or another provider's resource: nothing runs
     with steps.step(op, res.urn, res.type):
-        process.delete(res.urn, res.id, reveal(res.outputs))
+        serving(process, res).delete(res.urn, res.id, reveal(res.outputs))
 
 
 @dataclass

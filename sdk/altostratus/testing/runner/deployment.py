@@ -142,17 +142,25 @@ class Deployment:
     def _register_provider(self, goal: Goal, old: ResourceState | None) -> tuple[str, Properties]:
         """A provider resource of the plugin: its inputs are its configuration, kept as its
         outputs too; a new one gets a new id (not known yet in a preview)."""
-        inputs = goal.properties
-        if old is not None and reveal(old.inputs) == reveal(inputs):
+        ledger, inputs = self.ledger, goal.properties
+        providers = ledger.process if isinstance(ledger.process, Providers) else None
+        new_id = rpc.UNKNOWN if ledger.preview else new_provider_id()
+        if old is None:
+            op, id_ = "create", new_id
+        elif reveal(old.inputs) == reveal(inputs):
             op, id_ = "same", old.id
-        elif old is not None:
-            op, id_ = "update", old.id
+        elif providers is not None and providers.config_replaces(goal.urn, old.inputs, inputs):
+            # ``DiffConfig`` asks for a replacement (another API URL): a new provider, and each
+            # of its resources replaced (``providerChanged`` in step_generator.go); the old ones
+            # are deleted by the old provider at the end.
+            op, id_ = "replace", new_id
+            ledger.mark_replaced(goal.urn)
+            ledger.condemn(old)
         else:
-            op, id_ = "create", rpc.UNKNOWN if self.ledger.preview else new_provider_id()
-        providers = self.ledger.process
-        if isinstance(providers, Providers):
-            providers.instance(goal.urn, inputs)
-        return self.ledger.record(goal, op, id_, inputs, dict(inputs))
+            op, id_ = "update", old.id
+        if providers is not None:
+            providers.instance(f"{goal.urn}::{id_}", inputs)
+        return ledger.record(goal, op, id_, inputs, dict(inputs))
 
     def _served(self, goal: Goal) -> None:
         """The provider instance of a plugin resource: the one it names, else the default

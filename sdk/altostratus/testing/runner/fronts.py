@@ -26,14 +26,20 @@ import uuid
 from altostratus._version import package_version
 from altostratus.testing._properties import Properties
 from altostratus.testing._results import urn_type
-from altostratus.testing.runner.process import CheckFailure, DiffAnswer, ProviderProcess
+from altostratus.testing.runner.process import (
+    CheckFailure,
+    DiffAnswer,
+    PluginProcess,
+    ProviderProcess,
+)
 from altostratus.testing.runner.processes import PROVIDER_KEYS, ProviderProcesses
 from altostratus.testing.runner.state import (
     DYNAMIC,
+    PLUGIN,
     PLUGIN_PROVIDER,
+    ResourceState,
     Snapshot,
     front_of,
-    provider_urn,
 )
 
 
@@ -95,19 +101,27 @@ class Providers:
         self._pinned: dict[tuple[str, str], ProviderProcess] = {}
         for res in state.resources:
             if res.type == PLUGIN_PROVIDER:
-                self._instances.setdefault(res.urn, res.inputs)
-            if res.provider:
-                self._provider_of.setdefault(res.urn, provider_urn(res.provider))
+                self._instances.setdefault(f"{res.urn}::{res.id}", res.inputs)
+            if res.provider and not res.delete:
+                self._provider_of.setdefault(res.urn, res.provider)
 
-    def instance(self, urn: str, inputs: Properties) -> None:
-        """The provider resource ``urn`` is configured with ``inputs`` in this operation."""
+    def instance(self, reference: str, inputs: Properties) -> None:
+        """The provider of ``reference`` (``<urn>::<id>``) is configured with ``inputs``."""
         with self._lock:
-            self._instances[urn] = inputs
+            self._instances[reference] = inputs
 
     def use(self, urn: str, reference: str) -> None:
         """The plugin resource ``urn`` is served by the provider of ``reference``."""
         with self._lock:
-            self._provider_of[urn] = provider_urn(reference)
+            self._provider_of[urn] = reference
+
+    def serving(self, res: ResourceState) -> Calls:
+        """What serves the resource of the state ``res``: for a plugin resource, the provider
+        its state names (an old resource replaced along with its provider is deleted by its old
+        provider, as the engine does), else the process of its URN."""
+        if res.provider and front_of(res.type) == PLUGIN:
+            return self._plugin_process(res.provider, res.urn)
+        return self
 
     def process_for(self, urn: str) -> ProviderProcess:
         """The process that serves the resource ``urn`` (started if need be)."""
@@ -117,15 +131,16 @@ class Providers:
             instance = self._provider_of.get(urn, "")
         return self._plugin_process(instance, urn)
 
-    def _plugin_process(self, instance: str, serving: str) -> ProviderProcess:
-        """The plugin process of the provider ``instance`` ("" for the default provider)."""
+    def _plugin_process(self, reference: str, serving: str) -> ProviderProcess:
+        """The plugin process of the provider of ``reference`` ("" for the default
+        provider)."""
         with self._lock:
-            found = self._instances.get(instance)
-        if found is None and self.default is not None and instance in ("", self.default[0]):
-            instance, found = self.default
+            found = self._instances.get(reference)
+        if found is None and self.default is not None and reference == "":
+            reference, found = self.default
         if found is None:
             raise NoProvider(f"no instance of the altostratus provider plugin serves {serving}")
-        return self._pinned_process(("plugin", instance), found, plugin=True)
+        return self._pinned_process(("plugin", reference), found, plugin=True)
 
     def _pinned_process(
         self, key: tuple[str, str], config: Properties, *, plugin: bool
@@ -140,6 +155,13 @@ class Providers:
         if kept is not process:
             self.processes.release(process)
         return kept
+
+    def config_replaces(self, urn: str, olds: Properties, news: Properties) -> list[str]:
+        """The settings whose change replaces the provider resource ``urn`` (the plugin's
+        ``DiffConfig``, asked of a process configured with the new settings)."""
+        process = self._pinned_process(("config", urn), news, plugin=True)
+        assert isinstance(process, PluginProcess)
+        return process.diff_config(urn, olds, news)
 
     def close(self) -> None:
         """Let go of the processes this operation used (they may be evicted now)."""
@@ -182,9 +204,13 @@ class Providers:
     def invoke(self, token: str, args: Properties, reference: str = "") -> Properties:
         """A plugin function (``altostratus:index:get<Name>``), answered by the provider of
         ``reference`` (by default, the default provider)."""
-        instance = provider_urn(reference) if reference else ""
-        return self._plugin_process(instance, token).invoke(token, args)
+        return self._plugin_process(reference, token).invoke(token, args)
 
 
 Calls = ProviderProcess | Providers
 """What the step logic calls: the router of an operation (or one process, in tests)."""
+
+
+def serving(calls: Calls, res: ResourceState) -> Calls:
+    """What serves the resource of the state ``res`` (see ``Providers.serving``)."""
+    return calls.serving(res) if isinstance(calls, Providers) else calls

@@ -278,6 +278,18 @@ class PluginProcess(ProviderProcess):
 
     command: tuple[str, ...] = (sys.executable, "-m", "altostratus.plugin")
 
+    def diff_config(self, urn: str, olds: Properties, news: Properties) -> list[str]:
+        """``DiffConfig`` of a provider resource's settings: those whose change replaces it."""
+        request = provider_pb2.DiffRequest(
+            urn=urn,
+            olds=to_struct(reveal(olds)),
+            news=to_struct(reveal(news)),
+            old_inputs=to_struct(reveal(olds)),
+            name=urn_name(urn),
+            type=urn_type(urn),
+        )
+        return list(self.stub.DiffConfig(request).replaces)
+
 
 def call_failure(error: BaseException) -> str:
     """The one line a failed provider call reports (the gRPC error's details)."""
