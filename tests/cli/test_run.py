@@ -271,3 +271,32 @@ def test_a_secret_inside_an_output_is_masked_unless_secrets_are_shown() -> None:
     assert masked == ['    keys: {"id": "[secret]", "name": "ci"}']
     shown = Progress(io.StringIO(), show_secrets=True).outputs(outputs, preview=False)
     assert shown == ['    keys: {"id": "AKIA-plain", "name": "ci"}']
+
+
+PLUGIN_PROGRAM = """\
+import pulumi
+
+import altostratus
+import altostratus.plugin as alto
+
+net = alto.Network("through", cidr_v4="10.80.0.0/24")
+altostratus.Network("plain", cidr_v4="10.81.0.0/24")
+pulumi.export("label", net.label)
+"""
+
+
+def test_a_plugin_program_runs_and_the_summary_says_which_front_end_ran_what(
+    emulators: list[NotingEmulator], capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    (tmp_path / "Pulumi.yaml").write_text("name: through-plugin\nruntime: python\n")
+    (tmp_path / "__main__.py").write_text(PLUGIN_PROGRAM)
+    status, out, err = run(capsys, str(tmp_path))
+
+    assert status == 0, err
+    created = steps(out, "created")
+    assert ("altostratus:index:Network", "through") in created
+    assert ("altostratus:Network", "plain") in created
+    assert "Front ends: 1 dynamic, 1 plugin" in out.splitlines()
+    assert sorted(steps(out, "deleted")) == sorted(created)
+    (emulator,) = emulators
+    assert emulator.left == {}

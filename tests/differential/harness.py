@@ -18,6 +18,7 @@ from typing import Any
 from altostratus.client import Client
 from altostratus.emulator import Emulator
 from altostratus.testing import DeploymentFailed, Result, Stack
+from altostratus.testing.real.events import is_engine_own
 from altostratus.testing.runner import resource_key, resource_result
 
 from .programs import Scenario
@@ -108,7 +109,11 @@ def state(stack: Stack) -> dict[str, list[str]]:
         assert stack._automation is not None  # the engine's state, as pulumi stack export gives it
         resources = list(stack._automation._exported().values())
     else:
-        resources = [resource_result("", res, res.urn, res.type) for res in stack.state.resources]
+        resources = [
+            resource_result("", res, res.urn, res.type)
+            for res in stack.state.resources
+            if not is_engine_own(res.type)  # as the engine's results, providers left out
+        ]
     found: dict[str, list[str]] = {}
     for res in resources:
         outputs = {k: "<secret>" if k in res.secret_outputs else v for k, v in res.outputs.items()}

@@ -15,6 +15,7 @@ from typing import Any
 import pulumi
 
 import altostratus as alto
+import altostratus.plugin as plugin
 from altostratus.client import Client
 
 Drift = Callable[[Client], None]
@@ -171,6 +172,18 @@ DESTROY = Step("destroy")
 NETWORKS = "/v2/vpc/networks"
 REFUSED = {"path_prefix": NETWORKS, "status": 403}
 
+
+def through_plugin() -> None:
+    """Resources of both front ends: a network through the plugin (its label from the
+    configuration), a credential through the plugin (a secret output), a dynamic network."""
+    config = _config()
+    net = plugin.Network("through", label=config.get("label") or "through", cidr_v4="10.40.0.0/24")
+    key = plugin.ObjectStoreCredential("key")
+    alto.Network("plain", label="plain", cidr_v4="10.41.0.0/24")
+    pulumi.export("label", net.label)
+    pulumi.export("secret", key.secret_access_key)
+
+
 SCENARIOS: tuple[Scenario, ...] = (
     Scenario("ignore_changes", ignore_changes, (UP, Step("up", {"label": "renamed"}), DESTROY)),
     Scenario(
@@ -179,6 +192,11 @@ SCENARIOS: tuple[Scenario, ...] = (
         (UP, Step("destroy"), Step("up", {"protect": "false"}), DESTROY),
     ),
     Scenario("retain_on_delete", retain_on_delete, (UP, DESTROY)),
+    Scenario(
+        "through_plugin",
+        through_plugin,
+        (UP, Step("up", {"label": "renamed"}), Step("refresh"), DESTROY),
+    ),
     Scenario("deleted_with", deleted_with, (UP, DESTROY)),
     Scenario(
         "replacement_trigger",

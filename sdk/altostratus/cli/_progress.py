@@ -47,6 +47,10 @@ SUMMARY: dict[str, tuple[str, str, str]] = {
 }
 
 
+FRONTS = ("dynamic", "plugin")
+"""The front ends, as ``ResourceResult.front`` names them, in the order the summary lists them."""
+
+
 def display_type(type_: str) -> str:
     """``altostratus:Network`` for a dynamic resource's ``pulumi-python:dynamic/...`` token."""
     return type_.removeprefix(DYNAMIC_PREFIX)
@@ -118,6 +122,12 @@ class Progress:
                 symbol, done, previewed = SUMMARY.get(op, (" ", op, op))
                 lines.append(f"    {symbol:<2}{count} {previewed if preview else done}")
             lines.append("")
+        fronts = Counter(res.front for res in result.resources.values() if res.front)
+        if fronts:
+            # Which front end ran the resources: ``altostratus``'s dynamic classes (shown as
+            # ``altostratus:<Name>``) or the provider plugin (``altostratus:index:<Name>``).
+            ran = ", ".join(f"{fronts[front]} {front}" for front in FRONTS if front in fronts)
+            lines += [f"Front ends: {ran}", ""]
         lines.append(f"Duration: {seconds(time.monotonic() - self._started)}")
         self.say("\n".join(lines))
 

@@ -125,13 +125,15 @@ def to_struct(props: Mapping[str, Any]) -> struct_pb2.Struct:
     return struct
 
 
-def from_struct(struct: struct_pb2.Struct) -> Properties:
+def from_struct(struct: struct_pb2.Struct, *, keep_nulls: bool = False) -> Properties:
     """Properties off the wire, unknowns (preview) kept unknown and secrets kept marked.
 
     As ``rpc.deserialize_properties``, but a null inside an object or a list is kept, as the
-    engine keeps it in the state (only a property that is null as a whole is left out)."""
+    engine keeps it in the state (only a property that is null as a whole is left out, unless
+    ``keep_nulls``: a provider's answer, whose nulls the engine keeps; the dynamic provider
+    sends none, the plugin may)."""
     found = {key: _from_wire(value) for key, value in struct.items()}
-    return {key: value for key, value in found.items() if value is not None}
+    return {key: value for key, value in found.items() if keep_nulls or value is not None}
 
 
 def _from_wire(value: Any) -> Any:

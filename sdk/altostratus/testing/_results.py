@@ -126,6 +126,9 @@ class ResourceResult:
 
     ``inputs`` and ``outputs`` are plain values (the provider's own ``__provider`` and
     ``__name_prefix`` left out); ``secret_outputs`` names the outputs the state keeps secret.
+    ``front`` is the front end that ran the resource: ``dynamic`` (``altostratus``'s classes,
+    through ``python -m pulumi.dynamic``), ``plugin`` (through the provider plugin), or ``""``
+    (a component, a provider resource, another provider's resource).
     """
 
     urn: str
@@ -135,6 +138,7 @@ class ResourceResult:
     inputs: dict[str, Any]
     outputs: dict[str, Any]
     secret_outputs: frozenset[str] = frozenset()
+    front: str = ""
 
     @property
     def name(self) -> str:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -19,9 +20,13 @@ from altostratus.testing._results import (
 )
 from altostratus.testing.real.automation import AutomationStack, cli_available
 from altostratus.testing.runner.deployment import Deployment, OtherProvider
+from altostratus.testing.runner.fronts import (
+    Providers,
+    default_provider_inputs,
+    default_provider_urn,
+)
 from altostratus.testing.runner.monitor import EngineMonitor, Invoke
 from altostratus.testing.runner.operations import destroy, refresh
-from altostratus.testing.runner.process import ProviderProcess
 from altostratus.testing.runner.processes import ProviderProcesses
 from altostratus.testing.runner.program import Program, provider_inputs, run
 from altostratus.testing.runner.report import result_of
@@ -158,16 +163,16 @@ class Stack:
         ``--expect-no-changes`` would pass."""
         if self.engine == "pulumi":
             return self._automation_stack().run("refresh", self.on_event, self.parallel)
-        with self.processes.using(self.state.provider_config) as process:
-            outcome = refresh(self.state, process, on_event=self.on_event, parallel=self.parallel)
+        with self._providers(self.state.provider_config) as providers:
+            outcome = refresh(self.state, providers, on_event=self.on_event, parallel=self.parallel)
         return self._conclude("refresh", outcome.operations, outcome.snapshot, outcome.failures)
 
     def destroy(self) -> Result:
         """``pulumi destroy``: everything deleted, with the configuration stored in the state."""
         if self.engine == "pulumi":
             return self._automation_stack().run("destroy", self.on_event, self.parallel)
-        with self.processes.using(self.state.provider_config) as process:
-            outcome = destroy(self.state, process, on_event=self.on_event, parallel=self.parallel)
+        with self._providers(self.state.provider_config) as providers:
+            outcome = destroy(self.state, providers, on_event=self.on_event, parallel=self.parallel)
         return self._conclude("destroy", outcome.operations, outcome.snapshot, outcome.failures)
 
     def close(self) -> None:
@@ -192,24 +197,34 @@ class Stack:
         self._automation.set_config(self.project, self.config)
         return self._automation
 
+    @contextmanager
+    def _providers(
+        self, config: Properties, default: tuple[str, Properties] | None = None
+    ) -> Iterator[Providers]:
+        """The provider processes of one operation (see ``runner.fronts``)."""
+        providers = Providers(self.processes, config, self.state, default)
+        try:
+            yield providers
+        finally:
+            providers.close()
+
     def _deploy(self, *, preview: bool) -> Result:
         config = provider_inputs(self.project, self.config)
-        with self.processes.using(config) as process:
-            return self._deploy_with(process, config, preview=preview)
+        urn = default_provider_urn(self.name, self.project)
+        with self._providers(config, (urn, default_provider_inputs(config))) as providers:
+            return self._deploy_with(providers, config, preview=preview)
 
-    def _deploy_with(
-        self, process: ProviderProcess, config: Properties, *, preview: bool
-    ) -> Result:
+    def _deploy_with(self, providers: Providers, config: Properties, *, preview: bool) -> Result:
         deployment = Deployment(
             self.state,
-            process,
+            providers,
             config,
             preview=preview,
             on_event=self.on_event,
             other_provider=self._other_provider(),
             parallel=self.parallel,
         )
-        monitor = EngineMonitor(deployment, self.references, self.invoke)
+        monitor = EngineMonitor(deployment, self.references, self.invoke, providers)
         outputs: dict[str, OutputValue] = {}
         program_error: BaseException | None = None
         try:

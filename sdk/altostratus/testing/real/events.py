@@ -26,6 +26,7 @@ from altostratus.testing._results import (
     resource_key,
     urn_type,
 )
+from altostratus.testing.runner.state import front_of
 
 # ``GetResourcePropertyInvalidValueError`` and ``GetResourceInvalidError`` (sdk/go/common/diag/
 # errors.go): "%v resource '%v': property %v value %v has a problem: %v" (v3.260; older:
@@ -172,6 +173,7 @@ def exported_resource(res: Mapping[str, Any], op: str = "") -> ResourceResult:
         inputs,
         outputs,
         frozenset(secrets),
+        front=front_of(str(res["type"])),
     )
 
 

@@ -6,8 +6,9 @@ What is where: ``deployment`` (the step generator, ``Deployment``) with its phas
 destroy); ``monitor`` (the resource monitor the program talks to) with ``options``,
 ``transforms`` and ``aliases``; ``paths`` (property paths); ``program`` (the program run as the
 language host runs it); ``state`` and ``steps``; ``report`` (what it did, as a ``Result``); the
-provider processes: ``process``, ``processes``, ``launch``, ``provider_main`` and
-``engine_log`` (their progress lines).
+provider processes: ``fronts`` (which process serves a resource: the dynamic provider's, or the
+provider plugin's of its provider instance), ``process``, ``processes``, ``launch``,
+``provider_main`` and ``engine_log`` (their progress lines).
 
 This wing is not public API: ``altostratus.testing`` is. The names below are the seam the
 package's own tests reach the runner through, loaded on first use (see

@@ -20,9 +20,9 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 
 from altostratus.testing._properties import reveal
+from altostratus.testing.runner.fronts import Calls, serving
 from altostratus.testing.runner.ledger import Ledger
-from altostratus.testing.runner.process import ProviderProcess
-from altostratus.testing.runner.state import ResourceState, Snapshot, is_dynamic
+from altostratus.testing.runner.state import ResourceState, Snapshot, runs
 from altostratus.testing.runner.steps import (
     PARALLEL,
     Canceled,
@@ -50,7 +50,7 @@ class DeleteProtected(ResourceFailed):
 
 
 def delete_one(
-    process: ProviderProcess,
+    process: Calls,
     steps: Steps,
     res: ResourceState,
     *,
@@ -70,10 +70,10 @@ def delete_one(
         return
     if res.deleted_with and res.deleted_with in deleting:
         return  # deleted with the other resource, by the service
-    if not res.custom or not is_dynamic(res.type):
+    if not res.custom or not runs(res.type):
         return  # a component, or another provider's resource: nothing runs
     with steps.step(op, res.urn, res.type):
-        process.delete(res.urn, res.id, reveal(res.outputs))
+        serving(process, res).delete(res.urn, res.id, reveal(res.outputs))
 
 
 @dataclass

@@ -1,10 +1,13 @@
-"""The step generator of ``pulumi up`` and ``pulumi preview``, for dynamic resources.
+"""The step generator of ``pulumi up`` and ``pulumi preview``, for the resources of both front
+ends (dynamic and the provider plugin's: ``fronts`` sends each call to its process).
 
 ``Deployment.register`` handles one resource as the program registers it, ``Deployment.read``
 one it reads, and ``Deployment.finish`` runs what the engine leaves to the end of the
 deployment. Each rule names the function of the engine's source it follows
 (``pkg/resource/deploy/step_generator.go`` unless another file is named). Resources of other
-providers get the outputs the caller supplies; component resources only record their inputs.
+providers get the outputs the caller supplies; component resources only record their inputs;
+the plugin's provider resources (the default one, registered with the first plugin resource that
+names no provider, and ``altostratus.Provider``) record their configuration.
 
 The deployment keeps its record in one ``Ledger`` (``ledger``) and hands it to each phase, an
 object of its own module: ``Replacements`` (check, create, diff, replace), ``Reads`` (read and
@@ -14,7 +17,10 @@ state: each goes through the ledger's methods.
 
 from __future__ import annotations
 
+import threading
 from typing import NoReturn
+
+from pulumi.runtime import rpc
 
 from altostratus.testing._properties import (
     Properties,
@@ -24,12 +30,21 @@ from altostratus.testing._properties import (
 )
 from altostratus.testing._results import EventSink
 from altostratus.testing.runner.deletes import finish
+from altostratus.testing.runner.fronts import Calls, Providers, new_provider_id
 from altostratus.testing.runner.ledger import Ledger, OtherProvider
 from altostratus.testing.runner.paths import ignore_changes
-from altostratus.testing.runner.process import DiffAnswer, ProviderProcess
+from altostratus.testing.runner.process import DiffAnswer
 from altostratus.testing.runner.reads import Reads
 from altostratus.testing.runner.replacements import Replacements
-from altostratus.testing.runner.state import Goal, ResourceState, Snapshot, is_dynamic
+from altostratus.testing.runner.state import (
+    PLUGIN,
+    PLUGIN_PROVIDER,
+    Goal,
+    ResourceState,
+    Snapshot,
+    front_of,
+    runs,
+)
 from altostratus.testing.runner.steps import ResourceFailed
 
 __all__ = ["Deployment", "OtherProvider"]
@@ -41,7 +56,7 @@ class Deployment:
     def __init__(
         self,
         old: Snapshot,
-        process: ProviderProcess,
+        process: Calls,
         config: Properties,
         *,
         preview: bool = False,
@@ -60,6 +75,8 @@ class Deployment:
         )
         self.replacements = Replacements(self.ledger)
         self.reads = Reads(self.ledger)
+        self._default_provider = threading.Lock()
+        self._default_reference = ""
 
     @property
     def operations(self) -> dict[str, str]:
@@ -82,6 +99,8 @@ class Deployment:
 
     def read(self, goal: Goal, id_: str) -> tuple[str, Properties]:
         """The read step of a resource the program reads (``ResourceOptions(id=...)``)."""
+        if front_of(goal.type) == PLUGIN:
+            self._served(goal)
         return self.ledger.counted(lambda: self.reads.read(goal, id_))
 
     def fail(self, failed: ResourceFailed) -> NoReturn:
@@ -110,11 +129,55 @@ class Deployment:
             op = "same" if same else ("update" if old else "create")
             ledger.record(goal, op, old.id if old else "", goal.properties, {})
             return "", {}
-        if not is_dynamic(goal.type):
+        if goal.type == PLUGIN_PROVIDER:
+            return self._register_provider(goal, old)
+        if not runs(goal.type):
             return self._register_other(goal, old, news)
+        if front_of(goal.type) == PLUGIN:
+            self._served(goal)
         if self.reads.imports(goal, old):
             return self.reads.import_(goal)
         return self._register_dynamic(goal, old, news)
+
+    def _register_provider(self, goal: Goal, old: ResourceState | None) -> tuple[str, Properties]:
+        """A provider resource of the plugin: its inputs are its configuration, kept as its
+        outputs too; a new one gets a new id (not known yet in a preview)."""
+        ledger, inputs = self.ledger, goal.properties
+        providers = ledger.process if isinstance(ledger.process, Providers) else None
+        new_id = rpc.UNKNOWN if ledger.preview else new_provider_id()
+        if old is None:
+            op, id_ = "create", new_id
+        elif reveal(old.inputs) == reveal(inputs):
+            op, id_ = "same", old.id
+        elif providers is not None and providers.config_replaces(goal.urn, old.inputs, inputs):
+            # ``DiffConfig`` asks for a replacement (another API URL): a new provider, and each
+            # of its resources replaced (``providerChanged`` in step_generator.go); the old ones
+            # are deleted by the old provider at the end.
+            op, id_ = "replace", new_id
+            ledger.mark_replaced(goal.urn)
+            ledger.condemn(old)
+        else:
+            op, id_ = "update", old.id
+        if providers is not None:
+            providers.instance(f"{goal.urn}::{id_}", inputs)
+        return ledger.record(goal, op, id_, inputs, dict(inputs))
+
+    def _served(self, goal: Goal) -> None:
+        """The provider instance of a plugin resource: the one it names, else the default
+        provider, registered (once per deployment) before the first resource that uses it."""
+        providers = self.ledger.process
+        if not goal.provider and isinstance(providers, Providers) and providers.default:
+            with self._default_provider:
+                if not self._default_reference:
+                    urn, inputs = providers.default
+                    name = urn.rsplit("::", 1)[-1]
+                    default = Goal(urn=urn, type=PLUGIN_PROVIDER, name=name, properties=inputs)
+                    self.ledger.claim(default)
+                    id_, _ = self._register_provider(default, self.ledger.take_old(default))
+                    self._default_reference = f"{urn}::{id_}"
+            goal.provider = self._default_reference
+        if isinstance(providers, Providers) and goal.provider:
+            providers.use(goal.urn, goal.provider)
 
     def _register_other(
         self, goal: Goal, old: ResourceState | None, news: Properties

@@ -21,7 +21,8 @@ from typing import NoReturn
 from altostratus.testing._properties import Properties, mark_secret_outputs
 from altostratus.testing._results import EventSink
 from altostratus.testing.runner.aliases import Aliases
-from altostratus.testing.runner.process import DiffAnswer, ProviderProcess
+from altostratus.testing.runner.fronts import Calls
+from altostratus.testing.runner.process import DiffAnswer
 from altostratus.testing.runner.state import Goal, ResourceState, Snapshot
 from altostratus.testing.runner.steps import Canceled, ResourceFailed, Steps
 
@@ -57,7 +58,7 @@ class Ledger:
     def __init__(
         self,
         old: Snapshot,
-        process: ProviderProcess,
+        process: Calls,
         config: Properties,
         *,
         preview: bool = False,
@@ -185,6 +186,7 @@ class Ledger:
             ignore_changes=list(goal.ignore_changes),
             replacement_trigger=goal.replacement_trigger,
             import_id=goal.import_id,
+            provider=goal.provider,
         )
         with self._lock:
             if external:

@@ -27,9 +27,10 @@ from altostratus.testing._properties import Properties, from_struct, to_struct
 from altostratus.testing._results import STACK_TYPE
 from altostratus.testing.runner.aliases import create_urn
 from altostratus.testing.runner.deployment import Deployment
+from altostratus.testing.runner.fronts import Providers
 from altostratus.testing.runner.options import goal_of, inherit_from_parent, options_of, refused
 from altostratus.testing.runner.process import call_failure
-from altostratus.testing.runner.state import Goal
+from altostratus.testing.runner.state import PLUGIN, Goal, front_of
 from altostratus.testing.runner.steps import ResourceFailed
 from altostratus.testing.runner.transforms import Transforms
 
@@ -40,13 +41,18 @@ Invoke = Callable[[str, dict[str, Any]], dict[str, Any]]
 
 
 class _Calls(Mocks):
-    def __init__(self, invoke: Invoke | None) -> None:
+    def __init__(self, invoke: Invoke | None, providers: Providers | None = None) -> None:
         self.invoke = invoke
+        self.providers = providers
 
-    def call(self, args: MockCallArgs) -> tuple[dict[str, Any], None]:
+    def call(self, args: MockCallArgs) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+        """The function's answer, with no failures (a failed call raises)."""
+        if self.providers is not None and front_of(args.token) == PLUGIN:
+            # A function of the provider plugin: its provider's process answers it.
+            return self.providers.invoke(args.token, dict(args.args), args.provider), []
         if self.invoke is None:
             raise NotImplementedError(f"no answer for the function {args.token}")
-        return self.invoke(args.token, dict(args.args)), None
+        return self.invoke(args.token, dict(args.args)), []
 
     def new_resource(self, args: MockResourceArgs) -> tuple[str, dict[str, Any]]:
         raise AssertionError("the engine monitor registers resources itself")
@@ -63,8 +69,10 @@ class EngineMonitor(MockMonitor):
         deployment: Deployment,
         references: Mapping[str, Mapping[str, Any]],
         invoke: Invoke | None = None,
+        providers: Providers | None = None,
     ) -> None:
-        super().__init__(_Calls(invoke))
+        """``providers`` answers the provider plugin's functions; ``invoke`` the others."""
+        super().__init__(_Calls(invoke, providers))
         self.deployment = deployment
         self.references = references
         self.goals: dict[str, Goal] = {}  # each registration's goal, for its children
@@ -149,6 +157,7 @@ class EngineMonitor(MockMonitor):
                 parent=request.parent,
                 dependencies=list(request.dependencies),
                 additional_secret_outputs=list(request.additionalSecretOutputs),
+                provider=request.provider,
             )
             id_, outputs = self.deployment.read(goal, request.id)
         self.resources[urn] = MockMonitor.ResourceRegistration(urn, id_, outputs)

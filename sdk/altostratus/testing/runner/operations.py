@@ -14,9 +14,10 @@ from dataclasses import dataclass, field
 from altostratus.testing._properties import annotate_secrets, mark_secret_outputs, reveal
 from altostratus.testing._results import EventSink
 from altostratus.testing.runner.deletes import delete_in_order, delete_one
+from altostratus.testing.runner.fronts import Calls
 from altostratus.testing.runner.paths import ignore_changes
-from altostratus.testing.runner.process import DiffAnswer, ProviderProcess
-from altostratus.testing.runner.state import ResourceState, Snapshot, is_dynamic
+from altostratus.testing.runner.process import DiffAnswer
+from altostratus.testing.runner.state import ResourceState, Snapshot, runs
 from altostratus.testing.runner.steps import Canceled, ResourceFailed, Steps, in_parallel
 
 
@@ -33,16 +34,16 @@ def _managed(res: ResourceState) -> bool:
     """A resource a provider call can reach: a custom dynamic one not already deleted (one
     pending replacement is neither read nor deleted: ``RefreshStep.Apply``,
     ``GenerateDeletes``)."""
-    return res.custom and is_dynamic(res.type) and not res.pending_replacement
+    return res.custom and runs(res.type) and not res.pending_replacement
 
 
-def refresh_one(process: ProviderProcess, steps: Steps, res: ResourceState) -> ResourceState | None:
+def refresh_one(process: Calls, steps: Steps, res: ResourceState) -> ResourceState | None:
     """``RefreshStep.Apply`` (step.go): read the live resource; None when it is gone."""
     return refresh_step(process, steps, res)[0]
 
 
 def refresh_step(
-    process: ProviderProcess, steps: Steps, res: ResourceState
+    process: Calls, steps: Steps, res: ResourceState
 ) -> tuple[ResourceState | None, str]:
     """``RefreshStep.Apply`` (step.go): the live resource (None when it is gone), and the
     operation the engine reports for it (``RefreshStep.ResultOp``).
@@ -71,7 +72,7 @@ def refresh_step(
     return new, "update" if changed else "same"
 
 
-def _drifted(process: ProviderProcess, old: ResourceState, new: ResourceState) -> bool:
+def _drifted(process: Calls, old: ResourceState, new: ResourceState) -> bool:
     """``diffResource`` with the refreshed inputs and outputs as the olds and the old inputs
     as the news; "changes unknown" compares the inputs, the ignored changes undone."""
     diff = process.diff(
@@ -85,7 +86,7 @@ def _drifted(process: ProviderProcess, old: ResourceState, new: ResourceState) -
 
 def refresh(
     snapshot: Snapshot,
-    process: ProviderProcess,
+    process: Calls,
     *,
     on_event: EventSink | None = None,
     parallel: int | None = None,
@@ -119,7 +120,7 @@ def refresh(
 
 def destroy(
     snapshot: Snapshot,
-    process: ProviderProcess,
+    process: Calls,
     *,
     on_event: EventSink | None = None,
     parallel: int | None = None,

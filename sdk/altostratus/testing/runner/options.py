@@ -22,8 +22,6 @@ from altostratus.testing.runner.state import Alias, Goal, is_dynamic
 
 Options = resource_pb2.TransformResourceOptions
 PROVIDER_PREFIX = "pulumi:providers:"
-PLUGIN_PREFIX = "altostratus:index:"
-"""The types of the resources the provider plugin serves (``altostratus.plugin``)."""
 HOOK_KINDS = (
     "before_create",
     "after_create",
@@ -95,13 +93,6 @@ def refused(request: Any, opts: Any) -> str | None:
             "ResourceOptions(hooks=...) is not applied by altostratus.testing: the runner runs "
             'no resource hooks (run the stack with engine="pulumi")'
         )
-    if request.type.startswith(PLUGIN_PREFIX):
-        name = request.type.removeprefix(PLUGIN_PREFIX)
-        return (
-            f"{name} goes through the provider plugin (altostratus.plugin, or an "
-            "altostratus.Provider in its options), which altostratus.testing does not run: use "
-            'altostratus\'s own classes, or run the stack with engine="pulumi"'
-        )
     if not is_dynamic(request.type):
         return None  # another provider's resource: not run, so which plugin runs it is moot
     for option, given in (
@@ -113,7 +104,8 @@ def refused(request: Any, opts: Any) -> str | None:
             return (
                 f"ResourceOptions({option}=...) is not applied by altostratus.testing: every "
                 "altostratus resource uses the one provider process configured with the stack's "
-                "configuration"
+                "configuration (an altostratus.Provider in the options sends the resource through "
+                "the provider plugin instead)"
             )
     return None
 
@@ -151,6 +143,7 @@ def goal_of(
         replacement_trigger=(
             _value(opts.replacement_trigger) if opts.HasField("replacement_trigger") else None
         ),
+        provider=opts.provider,
     )
 
 

@@ -17,6 +17,7 @@ configuration needs another process, as the engine loads another plugin for it.
 from __future__ import annotations
 
 import subprocess
+import sys
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -27,6 +28,7 @@ import grpc
 from pulumi.runtime.proto import provider_pb2, provider_pb2_grpc
 
 from altostratus.testing._properties import Properties, from_struct, reveal, to_struct
+from altostratus.testing._results import urn_name, urn_type
 from altostratus.testing.runner import engine_log, launch
 
 PROVIDER_KEY = "__provider"
@@ -169,8 +171,15 @@ class ProviderProcess:
     def check_result(
         self, urn: str, olds: Properties, news: Properties
     ) -> tuple[Properties, list[CheckFailure]]:
+        # Each call names the resource's type, as the engine's do: the plugin serves it by type.
         answer = self.stub.Check(
-            provider_pb2.CheckRequest(urn=urn, olds=to_struct(olds), news=to_struct(news))
+            provider_pb2.CheckRequest(
+                urn=urn,
+                olds=to_struct(olds),
+                news=to_struct(news),
+                name=urn_name(urn),
+                type=urn_type(urn),
+            )
         )
         failures = [CheckFailure(f.property, f.reason) for f in answer.failures]
         return from_struct(answer.inputs), failures
@@ -200,6 +209,8 @@ class ProviderProcess:
             olds=to_struct(olds),
             news=to_struct(news),
             old_inputs=to_struct(old_inputs or {}),
+            name=urn_name(urn),
+            type=urn_type(urn),
         )
         answer = self.stub.Diff(request)
         return DiffAnswer(
@@ -210,30 +221,74 @@ class ProviderProcess:
         )
 
     def create(self, urn: str, props: Properties) -> tuple[str, Properties]:
-        answer = self.stub.Create(provider_pb2.CreateRequest(urn=urn, properties=to_struct(props)))
-        return str(answer.id), from_struct(answer.properties)
+        answer = self.stub.Create(
+            provider_pb2.CreateRequest(
+                urn=urn, properties=to_struct(props), name=urn_name(urn), type=urn_type(urn)
+            )
+        )
+        return str(answer.id), from_struct(answer.properties, keep_nulls=True)
 
     def read(
         self, urn: str, id_: str, outputs: Properties, inputs: Properties
     ) -> tuple[str, Properties, Properties | None]:
         """``Read``: the id ("" when gone), the live outputs, and the inputs if it sent any."""
         request = provider_pb2.ReadRequest(
-            id=id_, urn=urn, properties=to_struct(outputs), inputs=to_struct(inputs)
+            id=id_,
+            urn=urn,
+            properties=to_struct(outputs),
+            inputs=to_struct(inputs),
+            name=urn_name(urn),
+            type=urn_type(urn),
         )
         answer = self.stub.Read(request)
         inputs_sent = answer.HasField("inputs")
         live_inputs = from_struct(answer.inputs) if inputs_sent else None
-        return str(answer.id), from_struct(answer.properties), live_inputs
+        return str(answer.id), from_struct(answer.properties, keep_nulls=True), live_inputs
 
     def update(self, urn: str, id_: str, olds: Properties, news: Properties) -> Properties:
         request = provider_pb2.UpdateRequest(
-            id=id_, urn=urn, olds=to_struct(olds), news=to_struct(news)
+            id=id_,
+            urn=urn,
+            olds=to_struct(olds),
+            news=to_struct(news),
+            name=urn_name(urn),
+            type=urn_type(urn),
         )
-        return from_struct(self.stub.Update(request).properties)
+        return from_struct(self.stub.Update(request).properties, keep_nulls=True)
 
     def delete(self, urn: str, id_: str, outputs: Properties) -> None:
-        request = provider_pb2.DeleteRequest(id=id_, urn=urn, properties=to_struct(outputs))
+        request = provider_pb2.DeleteRequest(
+            id=id_, urn=urn, properties=to_struct(outputs), name=urn_name(urn), type=urn_type(urn)
+        )
         self.stub.Delete(request)
+
+    def invoke(self, token: str, args: Properties) -> Properties:
+        """``Invoke`` of the function ``token``; its answer (a refused call raises
+        ``CheckFailed``)."""
+        answer = self.stub.Invoke(provider_pb2.InvokeRequest(tok=token, args=to_struct(args)))
+        if answer.failures:
+            raise CheckFailed([(f.property, f.reason) for f in answer.failures])
+        return from_struct(getattr(answer, "return"))
+
+
+class PluginProcess(ProviderProcess):
+    """A running provider plugin (``pulumi-resource-altostratus``, the module
+    ``altostratus.plugin``) configured as one provider instance: ``config`` holds that
+    provider's inputs (``apiUrl``, ``apiKey``, ...), as the engine's ``Configure`` sends them."""
+
+    command: tuple[str, ...] = (sys.executable, "-m", "altostratus.plugin")
+
+    def diff_config(self, urn: str, olds: Properties, news: Properties) -> list[str]:
+        """``DiffConfig`` of a provider resource's settings: those whose change replaces it."""
+        request = provider_pb2.DiffRequest(
+            urn=urn,
+            olds=to_struct(reveal(olds)),
+            news=to_struct(reveal(news)),
+            old_inputs=to_struct(reveal(olds)),
+            name=urn_name(urn),
+            type=urn_type(urn),
+        )
+        return list(self.stub.DiffConfig(request).replaces)
 
 
 def call_failure(error: BaseException) -> str:

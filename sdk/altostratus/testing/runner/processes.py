@@ -10,7 +10,7 @@ from contextlib import contextmanager
 
 from altostratus.testing._properties import Properties, reveal
 from altostratus.testing.runner import launch
-from altostratus.testing.runner.process import ProviderProcess
+from altostratus.testing.runner.process import PluginProcess, ProviderProcess
 
 PROVIDER_KEYS = "altostratus:"
 """The namespace of the configuration the provider reads."""
@@ -21,7 +21,8 @@ PROCESS_LIMIT = 4
 
 class ProviderProcesses:
     """Provider processes by the provider's configuration, started on first use and shared by
-    stacks.
+    stacks: the dynamic provider's (``python -m pulumi.dynamic``) and the provider plugin's (one
+    per provider instance, keyed by its inputs).
 
     The provider process configures itself once, so each distinct configuration of the provider
     (the ``altostratus:*`` keys, all it reads) gets its own process, as the engine loads a
@@ -62,26 +63,43 @@ class ProviderProcesses:
     @contextmanager
     def using(self, config: Properties) -> Iterator[ProviderProcess]:
         """``get``, the process kept from eviction while the block runs (an operation)."""
-        process = self._take(config, pin=True)
+        process = self.pinned(config)
         try:
             yield process
         finally:
-            with self._lock:
-                self._in_use[process] -= 1
-                if self._in_use[process] <= 0:
-                    del self._in_use[process]
-                evicted = self._evict()
-            for old in evicted:
-                old.close()
+            self.release(process)
 
-    def _take(self, config: Properties, *, pin: bool) -> ProviderProcess:
-        plain = {str(k): v for k, v in reveal(config).items() if str(k).startswith(PROVIDER_KEYS)}
-        key = tuple(sorted((k, str(v)) for k, v in plain.items()))
+    def pinned(self, config: Properties, *, plugin: bool = False) -> ProviderProcess:
+        """The process of ``config`` (with ``plugin``, a provider plugin's configured with the
+        provider's inputs ``config``), kept from eviction until ``release``."""
+        return self._take(config, pin=True, plugin=plugin)
+
+    def release(self, process: ProviderProcess) -> None:
+        """A process of ``pinned`` no longer in use by that caller."""
+        with self._lock:
+            self._in_use[process] -= 1
+            if self._in_use[process] <= 0:
+                del self._in_use[process]
+            evicted = self._evict()
+        for old in evicted:
+            old.close()
+
+    def _take(self, config: Properties, *, pin: bool, plugin: bool = False) -> ProviderProcess:
+        if plugin:
+            # An instance of the plugin reads all of its inputs.
+            plain = {str(k): v for k, v in reveal(config).items()}
+        else:
+            plain = {k: v for k, v in reveal(config).items() if str(k).startswith(PROVIDER_KEYS)}
+        key: tuple[tuple[str, str], ...] = (("", "plugin" if plugin else "dynamic"),)
+        key += tuple(sorted((str(k), str(v)) for k, v in plain.items()))
         evicted: list[ProviderProcess] = []
         with self._lock:
             process = self._processes.get(key)
             if process is not None:
                 self._processes.move_to_end(key)
+            elif plugin:
+                process = self._processes[key] = PluginProcess(plain)
+                evicted = self._evict()
             else:
                 spare, self._spare = self._spare, None
                 process = self._processes[key] = ProviderProcess(plain, started=spare)

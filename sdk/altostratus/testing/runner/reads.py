@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from altostratus.testing._properties import Properties, annotate_secrets, is_unknown, reveal
 from altostratus.testing.runner.ledger import Ledger
-from altostratus.testing.runner.state import Goal, ResourceState
+from altostratus.testing.runner.state import PLUGIN, Goal, ResourceState, front_of
 from altostratus.testing.runner.steps import ResourceFailed
 
 
@@ -49,6 +49,12 @@ class Reads:
         return (old.import_id or old.id) != goal.import_id
 
     def import_(self, goal: Goal) -> tuple[str, Properties]:
+        if front_of(goal.type) == PLUGIN:
+            message = (
+                "ResourceOptions(import_=...) of a provider plugin resource is not run by "
+                'altostratus.testing: run the stack with engine="pulumi"'
+            )
+            raise ResourceFailed(goal.urn, "import", message, started=False)
         # ``ImportStep.Apply`` (step.go) reads the resource with no inputs and no state, so the
         # dynamic provider process cannot find ``__provider`` and fails (``KeyError``).
         with self.ledger.steps.step("import", goal.urn, goal.type):

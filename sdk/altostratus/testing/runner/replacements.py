@@ -25,7 +25,7 @@ from altostratus.testing.runner.deletes import delete_one
 from altostratus.testing.runner.ledger import Ledger
 from altostratus.testing.runner.paths import ignore_changes, replace_on_changes
 from altostratus.testing.runner.process import DiffAnswer
-from altostratus.testing.runner.state import Goal, ResourceState, is_dynamic
+from altostratus.testing.runner.state import Goal, ResourceState, provider_urn, runs
 from altostratus.testing.runner.steps import ResourceFailed
 
 PROTECTED_REPLACE = (
@@ -103,6 +103,9 @@ class Replacements:
             return DiffAnswer(DiffAnswer.DIFF_SOME, ["replaceWith"]), False
         if goal.deleted_with and goal.deleted_with in replaced:
             return DiffAnswer(DiffAnswer.DIFF_SOME, ["deletedWith"]), False
+        if goal.provider and provider_urn(goal.provider) in replaced:
+            # ``providerChanged``: its provider was replaced, so the resource is too.
+            return DiffAnswer(DiffAnswer.DIFF_SOME, ["provider"]), False
         diff = self._diff(goal.urn, old, inputs, goal.ignore_changes)
         if diff.some:
             # ``applyReplaceOnChanges``: only the keys the diff names can match a path; the
@@ -197,7 +200,7 @@ class Replacements:
         for res in self.ledger.old.resources:
             if res.delete or res.urn in registered or not (res.depends_on() & replaced):
                 continue
-            if not res.custom or res.external or not is_dynamic(res.type):
+            if not res.custom or res.external or not runs(res.type):
                 continue
             unknown = {
                 key

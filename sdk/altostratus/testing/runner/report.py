@@ -21,8 +21,11 @@ from altostratus.testing._results import (
     resource_keys,
     urn_type,
 )
-from altostratus.testing.runner.state import ResourceState, Snapshot
+from altostratus.testing.runner.state import ResourceState, Snapshot, front_of
 from altostratus.testing.runner.steps import ResourceFailed
+
+PROVIDER_PREFIX = "::pulumi:providers:"
+"""Where a provider resource's URN names its type."""
 
 STEP_OPERATIONS = {
     **{op: op for op in ("create", "update", "delete", "replace", "read", "import", "discard")},
@@ -36,8 +39,9 @@ STEP_OPERATIONS = {
 
 def resource_result(op: str, state: ResourceState | None, urn: str, type_: str) -> ResourceResult:
     """One resource of the runner's state (None: none is left) after an operation ``op``."""
+    front = front_of(type_)
     if state is None:
-        return ResourceResult(urn, type_, op, "", {}, {})
+        return ResourceResult(urn, type_, op, "", {}, {}, front=front)
     return ResourceResult(
         urn=urn,
         type=type_,
@@ -48,6 +52,7 @@ def resource_result(op: str, state: ResourceState | None, urn: str, type_: str) 
         secret_outputs=frozenset(
             k for k, v in state.outputs.items() if is_secret(v) and k not in HIDDEN
         ),
+        front=front,
     )
 
 
@@ -78,6 +83,8 @@ def result_of(
             operations[failed.urn] = shown
     latest = {res.urn: res for res in before.resources if not res.delete}
     latest.update({res.urn: res for res in after.resources if not res.delete})
+    # The provider resources are left out, as the engine's results leave them out.
+    operations = {urn: op for urn, op in operations.items() if PROVIDER_PREFIX not in urn}
     keys = resource_keys(operations)
     for urn, op in operations.items():
         state = latest.get(urn)

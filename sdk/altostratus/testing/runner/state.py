@@ -11,10 +11,37 @@ from altostratus.testing._properties import Properties, plain_secrets
 from altostratus.testing._results import urn_name
 
 DYNAMIC_PREFIX = "pulumi-python:dynamic"
+PLUGIN_PREFIX = "altostratus:index:"
+"""The types of the resources the provider plugin serves (``altostratus.plugin``)."""
+PLUGIN_PROVIDER = "pulumi:providers:altostratus"
+"""The type of the plugin's provider resources: the default one and ``altostratus.Provider``."""
+DYNAMIC = "dynamic"
+PLUGIN = "plugin"
 
 
 def is_dynamic(type_: str) -> bool:
     return type_.startswith(DYNAMIC_PREFIX)
+
+
+def front_of(type_: str) -> str:
+    """The front end a resource type goes through: ``dynamic`` (``altostratus``'s classes),
+    ``plugin`` (the provider plugin's ``altostratus:index:<Name>``), or ``""`` for a type whose
+    provider the runner does not run (another provider's, a component, a provider resource)."""
+    if is_dynamic(type_):
+        return DYNAMIC
+    if type_.startswith(PLUGIN_PREFIX):
+        return PLUGIN
+    return ""
+
+
+def runs(type_: str) -> bool:
+    """Whether the runner calls a provider process for resources of ``type_``."""
+    return front_of(type_) != ""
+
+
+def provider_urn(reference: str) -> str:
+    """The URN of a provider reference (``<urn>::<id>``, as a resource's ``provider`` holds)."""
+    return reference.rsplit("::", 1)[0] if reference.count("::") > 3 else reference
 
 
 @dataclass
@@ -52,6 +79,8 @@ class ResourceState:
     ignore_changes: list[str] = field(default_factory=list)
     replacement_trigger: Any = None
     import_id: str = ""
+    provider: str = ""
+    """The reference (``<urn>::<id>``) of the provider instance of a plugin resource."""
 
     @property
     def name(self) -> str:
@@ -64,6 +93,8 @@ class ResourceState:
         for urns in self.property_dependencies.values():
             found.update(urns)
         found.update(urn for urn in (self.parent, self.deleted_with) if urn)
+        if self.provider:
+            found.add(provider_urn(self.provider))
         return found
 
 
@@ -137,3 +168,5 @@ class Goal:
     ignore_changes: list[str] = field(default_factory=list)
     replace_on_changes: list[str] = field(default_factory=list)
     replacement_trigger: Any = None
+    provider: str = ""
+    """``ResourceOptions(provider=...)``'s reference (``<urn>::<id>``), "" for the default."""
