@@ -1,11 +1,13 @@
 """The Pulumi program of ``benchmarks.engine_ops``: one resource graph, made by one of three sides.
 
-Stack configuration: ``side`` (``ours``: altostratus's resources; ``floor``: the same graph as
+Stack configuration: ``side`` (``ours``: altostratus's resources, the dynamic form; ``plugin``:
+the same through the provider plugin, ``altostratus.plugin``; ``floor``: the same graph as
 ``floor:index:*`` resources of the do-nothing plugin ``benchmarks/floor_plugin.py``; ``sdk``: the
 same as Pulumi SDK dynamic resources whose provider does nothing), ``groups`` (0: the network,
 firewall with 3 inline rules, reserved IP, credential and store; N: N groups of 10 resources,
 network, firewall, 3 rules, 3 reserved IPs, credential, store) and ``updated`` (an IP renamed and
-one rule's port changed, per group).
+one rule's port changed, per group). The plugin's names in the service end in ``-p``: its stack
+lives beside ours' in the same emulator, and a reserved IP's name is unique in a region.
 """
 
 from __future__ import annotations
@@ -27,9 +29,12 @@ config = pulumi.Config()
 side = config.require("side")
 groups = config.get_int("groups") or 0
 updated = config.get_bool("updated") or False
+tag = "-p" if side == "plugin" else ""
 
 if side == "ours":
     import altostratus
+elif side == "plugin":
+    import altostratus.plugin as altostratus  # type: ignore[no-redef]
 
 
 class NothingProvider(ResourceProvider):
@@ -58,7 +63,7 @@ class Nothing(Resource):
 
 
 def make(kind: str, resource_name: str, /, **props: Any) -> Any:
-    if side == "ours":
+    if side in ("ours", "plugin"):
         return getattr(altostratus, kind)(resource_name, **props)
     if side == "floor":
         return pulumi.CustomResource(f"floor:index:{kind}", resource_name, props)
@@ -66,7 +71,7 @@ def make(kind: str, resource_name: str, /, **props: Any) -> Any:
 
 
 def key_of(credential: Any) -> Any:
-    return credential.access_key_id if side == "ours" else credential.id
+    return credential.access_key_id if side in ("ours", "plugin") else credential.id
 
 
 def inline_rules(changed: bool) -> list[dict[str, Any]]:
@@ -78,14 +83,14 @@ def inline_rules(changed: bool) -> list[dict[str, Any]]:
 
 
 if not groups:
-    network = make("Network", "net", label="net", cidr_v4="10.20.0.0/24")
+    network = make("Network", "net", label=f"net{tag}", cidr_v4="10.20.0.0/24")
     make("Firewall", "fw", network_id=network.id, create_default_rules=False,
          ingress_rules=inline_rules(updated))  # fmt: skip
-    make("ReservedIp", "ip", name="ip-b" if updated else "ip-a")
+    make("ReservedIp", "ip", name=f"ip-b{tag}" if updated else f"ip-a{tag}")
     credential = make("ObjectStoreCredential", "cred")
     make("ObjectStore", "store", max_size_gb=500, access_key_id=key_of(credential))
 for group in range(groups):
-    network = make("Network", f"net{group}", label=f"net{group}", cidr_v4=f"10.{group}.0.0/24")
+    network = make("Network", f"net{group}", label=f"net{group}{tag}", cidr_v4=f"10.{group}.0.0/24")
     firewall = make("Firewall", f"fw{group}", network_id=network.id, create_default_rules=False)
     for number, port in enumerate(("2222" if updated else "22", "443", "8080")):
         make("FirewallRule", f"rule{group}-{number}", firewall_id=firewall.id, protocol="tcp",
@@ -93,6 +98,6 @@ for group in range(groups):
              label=f"rule {number}")  # fmt: skip
     for number in range(3):
         renamed = "-b" if updated and number == 0 else ""
-        make("ReservedIp", f"ip{group}-{number}", name=f"ip{group}-{number}{renamed}")
+        make("ReservedIp", f"ip{group}-{number}", name=f"ip{group}-{number}{renamed}{tag}")
     credential = make("ObjectStoreCredential", f"cred{group}")
     make("ObjectStore", f"store{group}", max_size_gb=500, access_key_id=key_of(credential))

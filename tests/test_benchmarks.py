@@ -38,13 +38,13 @@ TITLES = [
 
 
 @pytest.mark.slow
-@pytest.mark.timeout(420)
+@pytest.mark.timeout(480)
 def test_a_quick_run_reports_every_section_with_sensible_figures(tmp_path: Path) -> None:
     report, figures = tmp_path / "benchmarks.md", tmp_path / "benchmarks.json"
     subprocess.run(
         [sys.executable, "-m", "benchmarks", "--quick", "--output", str(report),
          "--json", str(figures)],
-        cwd=ROOT, check=True, capture_output=True, timeout=360,
+        cwd=ROOT, check=True, capture_output=True, timeout=420,
     )  # fmt: skip
     text = report.read_text()
     for title in TITLES:
@@ -123,17 +123,23 @@ def test_a_quick_run_reports_every_section_with_sensible_figures(tmp_path: Path)
         assert not engine and "not measured" in sections["engine"]["notes"][0]
         return
     assert "altostratus" in engine["versions"]["ours"] and "v3." in engine["versions"]["cli"]
+    assert "provider plugin" in engine["versions"]["plugin"]
     (stack,) = (engine[name] for name in engine if name != "versions")
     assert stack["requests"]["up"] > 0 and stack["requests"]["destroy"] > 0
     assert stack["requests"]["preview"] == 0  # a preview with no changes asks the service nothing
     assert all(0 < size < 100_000 for size in stack["state"].values())
+    assert set(stack["state"]) == {"ours", "plugin", "floor", "sdk"}
     for operation in ("up", "preview", "refresh", "update", "destroy"):
         found = stack[operation]
-        assert all(found[side] > 0 for side in ("ours", "floor", "sdk"))
+        assert all(found[side] > 0 for side in ("ours", "plugin", "floor", "sdk"))
         assert found["ratio"] > 0 and math.isfinite(found["ratio"])
+        assert found["plugin_ratio"] > 0 and math.isfinite(found["plugin_ratio"])
+        assert math.isclose(found["plugin_vs_dynamic"], found["plugin"] / found["ours"])
+        assert set(found["phases"]) == {"ours", "plugin", "floor"}
         for side, phases in found["phases"].items():  # the split accounts for the whole run
             assert math.isclose(sum(phases.values()), found[side], rel_tol=0.01), (side, phases)
         assert found["phases"]["ours"]["provider start"] > 0
+        assert found["phases"]["plugin"]["provider start"] > 0
 
 
 def test_the_real_operations_refuse_to_report_a_side_that_failed(tmp_path: Path) -> None:
