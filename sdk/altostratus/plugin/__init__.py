@@ -10,18 +10,9 @@ and ``Provider``, an explicit provider instance. A resource of ``altostratus`` i
 
 from __future__ import annotations
 
-from altostratus import lookups, providers
-from altostratus.lookups import (
-    GetFirewallResult,
-    GetLoadBalancerResult,
-    GetNetworkResult,
-    GetObjectStoreCredentialResult,
-    GetObjectStoreResult,
-    GetRegionsResult,
-    GetReservedIpResult,
-    GetWebhookResult,
-    NoSingleMatchError,
-)
+from typing import TYPE_CHECKING, Any
+
+from altostratus import providers
 from altostratus.plugin.front import output_form, through_invoke
 from altostratus.plugin.provider import Provider
 from altostratus.providers import (
@@ -81,26 +72,72 @@ class Webhook(providers.Webhook):
     _through_plugin = True
 
 
-get_network = through_invoke(lookups.get_network)
-get_firewall = through_invoke(lookups.get_firewall)
-get_load_balancer = through_invoke(lookups.get_load_balancer)
-get_reserved_ip = through_invoke(lookups.get_reserved_ip)
-get_object_store = through_invoke(lookups.get_object_store)
-get_object_store_credential = through_invoke(lookups.get_object_store_credential)
-get_webhook = through_invoke(lookups.get_webhook)
-get_quota = through_invoke(lookups.get_quota)
-get_regions = through_invoke(lookups.get_regions)
-get_network_output = output_form(get_network, lookups.get_network_output)
-get_firewall_output = output_form(get_firewall, lookups.get_firewall_output)
-get_load_balancer_output = output_form(get_load_balancer, lookups.get_load_balancer_output)
-get_reserved_ip_output = output_form(get_reserved_ip, lookups.get_reserved_ip_output)
-get_object_store_output = output_form(get_object_store, lookups.get_object_store_output)
-get_object_store_credential_output = output_form(
-    get_object_store_credential, lookups.get_object_store_credential_output
+#: The lookups and their results, loaded on first use as ``altostratus`` loads them: a program
+#: that declares resources only does not import the lookups, the client's models and pydantic.
+_LOOKUP_RESULTS = (
+    "GetFirewallResult",
+    "GetLoadBalancerResult",
+    "GetNetworkResult",
+    "GetObjectStoreCredentialResult",
+    "GetObjectStoreResult",
+    "GetRegionsResult",
+    "GetReservedIpResult",
+    "GetWebhookResult",
+    "NoSingleMatchError",
 )
-get_webhook_output = output_form(get_webhook, lookups.get_webhook_output)
-get_quota_output = output_form(get_quota, lookups.get_quota_output)
-get_regions_output = output_form(get_regions, lookups.get_regions_output)
+
+if TYPE_CHECKING:
+    from altostratus import lookups
+    from altostratus.lookups import (
+        GetFirewallResult,
+        GetLoadBalancerResult,
+        GetNetworkResult,
+        GetObjectStoreCredentialResult,
+        GetObjectStoreResult,
+        GetRegionsResult,
+        GetReservedIpResult,
+        GetWebhookResult,
+        NoSingleMatchError,
+    )
+
+    get_network = through_invoke(lookups.get_network)
+    get_firewall = through_invoke(lookups.get_firewall)
+    get_load_balancer = through_invoke(lookups.get_load_balancer)
+    get_reserved_ip = through_invoke(lookups.get_reserved_ip)
+    get_object_store = through_invoke(lookups.get_object_store)
+    get_object_store_credential = through_invoke(lookups.get_object_store_credential)
+    get_webhook = through_invoke(lookups.get_webhook)
+    get_quota = through_invoke(lookups.get_quota)
+    get_regions = through_invoke(lookups.get_regions)
+    get_network_output = output_form(get_network, lookups.get_network_output)
+    get_firewall_output = output_form(get_firewall, lookups.get_firewall_output)
+    get_load_balancer_output = output_form(get_load_balancer, lookups.get_load_balancer_output)
+    get_reserved_ip_output = output_form(get_reserved_ip, lookups.get_reserved_ip_output)
+    get_object_store_output = output_form(get_object_store, lookups.get_object_store_output)
+    get_object_store_credential_output = output_form(
+        get_object_store_credential, lookups.get_object_store_credential_output
+    )
+    get_webhook_output = output_form(get_webhook, lookups.get_webhook_output)
+    get_quota_output = output_form(get_quota, lookups.get_quota_output)
+    get_regions_output = output_form(get_regions, lookups.get_regions_output)
+
+
+def __getattr__(name: str) -> Any:
+    """A lookup through the plugin (``get_network``, ``get_network_output``) or a lookup's result
+    class, made on first use."""
+    from altostratus import lookups
+
+    if name in _LOOKUP_RESULTS:
+        value = getattr(lookups, name)
+    elif name.startswith("get_") and name.endswith("_output") and hasattr(lookups, name):
+        value = output_form(__getattr__(name.removesuffix("_output")), getattr(lookups, name))
+    elif name.startswith("get_") and hasattr(lookups, name):
+        value = through_invoke(getattr(lookups, name))
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "Firewall",
@@ -153,3 +190,7 @@ __all__ = [
     "get_webhook",
     "get_webhook_output",
 ]
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -88,6 +88,28 @@ def secret_paths(
     return sorted(found, key=str)
 
 
+DYNAMIC_PREFIX = "pulumi-python:dynamic"
+PLUGIN_PREFIX = "altostratus:index:"
+"""The types of the resources the provider plugin serves (``altostratus.plugin``)."""
+DYNAMIC = "dynamic"
+PLUGIN = "plugin"
+
+
+def is_dynamic(type_: str) -> bool:
+    return type_.startswith(DYNAMIC_PREFIX)
+
+
+def front_of(type_: str) -> str:
+    """The front end a resource type goes through: ``dynamic`` (``altostratus``'s classes),
+    ``plugin`` (the provider plugin's ``altostratus:index:<Name>``), or ``""`` for a type whose
+    provider the runner does not run (another provider's, a component, a provider resource)."""
+    if is_dynamic(type_):
+        return DYNAMIC
+    if type_.startswith(PLUGIN_PREFIX):
+        return PLUGIN
+    return ""
+
+
 def urn_name(urn: str) -> str:
     return urn.rsplit("::", 1)[-1]
 

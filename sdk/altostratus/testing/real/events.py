@@ -23,10 +23,10 @@ from altostratus.testing._results import (
     Failure,
     ResourceResult,
     StepEvent,
+    front_of,
     resource_key,
     urn_type,
 )
-from altostratus.testing.runner.state import front_of
 
 # ``GetResourcePropertyInvalidValueError`` and ``GetResourceInvalidError`` (sdk/go/common/diag/
 # errors.go): "%v resource '%v': property %v value %v has a problem: %v" (v3.260; older:

@@ -28,7 +28,7 @@ from altostratus.testing._properties import (
     mark_secret_outputs,
     reveal,
 )
-from altostratus.testing._results import EventSink
+from altostratus.testing._results import PLUGIN, EventSink, front_of
 from altostratus.testing.runner.deletes import finish
 from altostratus.testing.runner.fronts import Calls, Providers, new_provider_id
 from altostratus.testing.runner.ledger import Ledger, OtherProvider
@@ -36,15 +36,7 @@ from altostratus.testing.runner.paths import ignore_changes
 from altostratus.testing.runner.process import DiffAnswer
 from altostratus.testing.runner.reads import Reads
 from altostratus.testing.runner.replacements import Replacements
-from altostratus.testing.runner.state import (
-    PLUGIN,
-    PLUGIN_PROVIDER,
-    Goal,
-    ResourceState,
-    Snapshot,
-    front_of,
-    runs,
-)
+from altostratus.testing.runner.state import PLUGIN_PROVIDER, Goal, ResourceState, Snapshot, runs
 from altostratus.testing.runner.steps import ResourceFailed
 
 __all__ = ["Deployment", "OtherProvider"]

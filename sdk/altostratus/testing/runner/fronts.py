@@ -25,7 +25,7 @@ import uuid
 
 from altostratus._version import package_version
 from altostratus.testing._properties import Properties
-from altostratus.testing._results import urn_type
+from altostratus.testing._results import DYNAMIC, PLUGIN, front_of, urn_type
 from altostratus.testing.runner.process import (
     CheckFailure,
     DiffAnswer,
@@ -33,14 +33,7 @@ from altostratus.testing.runner.process import (
     ProviderProcess,
 )
 from altostratus.testing.runner.processes import PROVIDER_KEYS, ProviderProcesses
-from altostratus.testing.runner.state import (
-    DYNAMIC,
-    PLUGIN,
-    PLUGIN_PROVIDER,
-    ResourceState,
-    Snapshot,
-    front_of,
-)
+from altostratus.testing.runner.state import PLUGIN_PROVIDER, ResourceState, Snapshot
 
 
 class NoProvider(RuntimeError):

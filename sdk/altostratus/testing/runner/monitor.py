@@ -24,13 +24,13 @@ from pulumi.runtime.proto import resource_pb2
 from pulumi.runtime.settings import get_project, get_stack
 
 from altostratus.testing._properties import Properties, from_struct, to_struct
-from altostratus.testing._results import STACK_TYPE
+from altostratus.testing._results import PLUGIN, STACK_TYPE, front_of
 from altostratus.testing.runner.aliases import create_urn
 from altostratus.testing.runner.deployment import Deployment
 from altostratus.testing.runner.fronts import Providers
 from altostratus.testing.runner.options import goal_of, inherit_from_parent, options_of, refused
 from altostratus.testing.runner.process import call_failure
-from altostratus.testing.runner.state import PLUGIN, Goal, front_of
+from altostratus.testing.runner.state import Goal
 from altostratus.testing.runner.steps import ResourceFailed
 from altostratus.testing.runner.transforms import Transforms
 

@@ -18,7 +18,8 @@ from google.protobuf import struct_pb2
 from pulumi.runtime.proto import alias_pb2, resource_pb2
 
 from altostratus.testing._properties import Properties, from_struct
-from altostratus.testing.runner.state import Alias, Goal, is_dynamic
+from altostratus.testing._results import is_dynamic
+from altostratus.testing.runner.state import Alias, Goal
 
 Options = resource_pb2.TransformResourceOptions
 PROVIDER_PREFIX = "pulumi:providers:"

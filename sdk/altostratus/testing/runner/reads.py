@@ -4,8 +4,9 @@ read step), and ``import_`` (its import step)."""
 from __future__ import annotations
 
 from altostratus.testing._properties import Properties, annotate_secrets, is_unknown, reveal
+from altostratus.testing._results import PLUGIN, front_of
 from altostratus.testing.runner.ledger import Ledger
-from altostratus.testing.runner.state import PLUGIN, Goal, ResourceState, front_of
+from altostratus.testing.runner.state import Goal, ResourceState
 from altostratus.testing.runner.steps import ResourceFailed
 
 

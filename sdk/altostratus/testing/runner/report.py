@@ -17,11 +17,12 @@ from altostratus.testing._results import (
     OutputValue,
     ResourceResult,
     Result,
+    front_of,
     resource_key,
     resource_keys,
     urn_type,
 )
-from altostratus.testing.runner.state import ResourceState, Snapshot, front_of
+from altostratus.testing.runner.state import ResourceState, Snapshot
 from altostratus.testing.runner.steps import ResourceFailed
 
 PROVIDER_PREFIX = "::pulumi:providers:"

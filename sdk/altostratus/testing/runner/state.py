@@ -8,30 +8,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from altostratus.testing._properties import Properties, plain_secrets
-from altostratus.testing._results import urn_name
+from altostratus.testing._results import front_of, urn_name
 
-DYNAMIC_PREFIX = "pulumi-python:dynamic"
-PLUGIN_PREFIX = "altostratus:index:"
-"""The types of the resources the provider plugin serves (``altostratus.plugin``)."""
 PLUGIN_PROVIDER = "pulumi:providers:altostratus"
 """The type of the plugin's provider resources: the default one and ``altostratus.Provider``."""
-DYNAMIC = "dynamic"
-PLUGIN = "plugin"
-
-
-def is_dynamic(type_: str) -> bool:
-    return type_.startswith(DYNAMIC_PREFIX)
-
-
-def front_of(type_: str) -> str:
-    """The front end a resource type goes through: ``dynamic`` (``altostratus``'s classes),
-    ``plugin`` (the provider plugin's ``altostratus:index:<Name>``), or ``""`` for a type whose
-    provider the runner does not run (another provider's, a component, a provider resource)."""
-    if is_dynamic(type_):
-        return DYNAMIC
-    if type_.startswith(PLUGIN_PREFIX):
-        return PLUGIN
-    return ""
 
 
 def runs(type_: str) -> bool:
