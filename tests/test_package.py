@@ -70,6 +70,27 @@ def test_loading_the_resources_does_not_load_the_http_client() -> None:
     assert answer.stdout.strip() == "[]"
 
 
+def test_a_program_through_the_plugin_loads_neither_the_client_nor_its_models() -> None:
+    """``altostratus.plugin``'s resources go through the plugin's process; its lookups, and the
+    client's models and pydantic with them, load on first use."""
+    code = (
+        "import sys, altostratus.plugin as alto; alto.Network; alto.Provider; "
+        "print(sorted(m for m in ('httpx', 'pydantic', 'altostratus.lookups') if m in sys.modules))"
+    )
+    answer = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert answer.stdout.strip() == "[]"
+    used = (
+        "import altostratus.plugin as alto; "
+        "print(alto.get_network.__name__, alto.GetNetworkResult.__name__)"
+    )
+    answer = subprocess.run(
+        [sys.executable, "-c", used], capture_output=True, text=True, check=True
+    )
+    assert answer.stdout.split() == ["get_network", "GetNetworkResult"]
+
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
