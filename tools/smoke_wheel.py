@@ -10,7 +10,9 @@ takes the one wheel in ``DIST_DIR`` (``python -m build`` makes it) and
 3. copies ``examples/load-balancer`` out and deploys it with ``altostratus run``;
 4. copies ``examples/tested-web-tier`` out and runs its tests, which use the pytest plugin's
    ``altostratus_stack`` fixture;
-5. runs ``mypy --strict`` on a user's program (``tools/smoke_program.py``, copied out).
+5. checks that it installed the provider plugin's ``pulumi-resource-altostratus`` and that
+   ``altostratus plugin install`` puts it in a Pulumi plugin folder (a temporary ``PULUMI_HOME``);
+6. runs ``mypy --strict`` on a user's program (``tools/smoke_program.py``, copied out).
 
 Every command runs from the temporary folder with the checkout off ``sys.path``. Each step prints
 one line; a failing step prints its command's output and ends the script with status 1, keeping
@@ -134,6 +136,18 @@ def smoke(dist: Path, work: Path) -> None:
     tests: list[str | Path] = [python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"]
     said = run(tests, project, env, "the example's tests")
     say(f"pytest in a copy of {TESTED_EXAMPLE} (the plugin's fixture): {said.splitlines()[-1]}")
+
+    plugin = venv / "bin" / "pulumi-resource-altostratus"
+    if not plugin.is_file():
+        raise SmokeFailed(
+            "the wheel installed no pulumi-resource-altostratus (the provider plugin)"
+        )
+    plugin_env = {**env, "PULUMI_HOME": str(work / "pulumi-home")}
+    said = run([venv / "bin" / "altostratus", "plugin", "install"], work, plugin_env, "plugin")
+    installed = work / "pulumi-home" / "plugins" / f"resource-altostratus-v{version}"
+    if not (installed / "pulumi-resource-altostratus").is_file():
+        raise SmokeFailed(f"altostratus plugin install wrote no plugin into {installed}:\n{said}")
+    say(f"the provider plugin: {plugin.name} installed, altostratus plugin install: {said.strip()}")
 
     program = work / "program"
     program.mkdir()
