@@ -10,6 +10,7 @@ and ``Provider``, an explicit provider instance. A resource of ``altostratus`` i
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING, Any
 
 from altostratus import providers
@@ -72,20 +73,9 @@ class Webhook(providers.Webhook):
     _through_plugin = True
 
 
-#: The lookups and their results, loaded on first use as ``altostratus`` loads them: a program
-#: that declares resources only does not import the lookups, the client's models and pydantic.
-_LOOKUP_RESULTS = (
-    "GetFirewallResult",
-    "GetLoadBalancerResult",
-    "GetNetworkResult",
-    "GetObjectStoreCredentialResult",
-    "GetObjectStoreResult",
-    "GetRegionsResult",
-    "GetReservedIpResult",
-    "GetWebhookResult",
-    "NoSingleMatchError",
-)
-
+#: The lookups and their results (the names of ``__all__`` not defined above) load on first use,
+#: as ``altostratus`` loads them: a program that declares resources only does not import the
+#: lookups, the client's models and pydantic.
 if TYPE_CHECKING:
     from altostratus import lookups
     from altostratus.lookups import (
@@ -125,16 +115,17 @@ if TYPE_CHECKING:
 def __getattr__(name: str) -> Any:
     """A lookup through the plugin (``get_network``, ``get_network_output``) or a lookup's result
     class, made on first use."""
+    if name not in __all__:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     from altostratus import lookups
 
-    if name in _LOOKUP_RESULTS:
-        value = getattr(lookups, name)
-    elif name.startswith("get_") and name.endswith("_output") and hasattr(lookups, name):
-        value = output_form(__getattr__(name.removesuffix("_output")), getattr(lookups, name))
-    elif name.startswith("get_") and hasattr(lookups, name):
+    if name.endswith("_output"):
+        plain = getattr(sys.modules[__name__], name.removesuffix("_output"))
+        value = output_form(plain, getattr(lookups, name))
+    elif name.startswith("get_"):
         value = through_invoke(getattr(lookups, name))
     else:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        value = getattr(lookups, name)
     globals()[name] = value
     return value
 
