@@ -33,11 +33,9 @@ import (
 	"strconv"
 	"time"
 
-	"google.golang.org/grpc"
-	pbempty "google.golang.org/protobuf/types/known/emptypb"
-
-	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+
+	"altostratus.local/engine/hostkit"
 	"github.com/pulumi/pulumi/sdk/v3/python/toolchain"
 )
 
@@ -50,11 +48,12 @@ const cancelGrace = 10 * time.Second
 // version is set at build time to the Pulumi version this host is built against.
 var version = "3.0.0"
 
+// The host's name, in its messages.
+const hostName = "pulumi-language-python"
+
 type host struct {
-	pulumirpc.UnimplementedLanguageRuntimeServer
-	engineAddress string
-	tracing       string
-	execScript    string
+	hostkit.Base
+	execScript string
 	// The `toolchain` and `typechecker` runtime options, written into generated projects.
 	toolchain   string
 	typechecker string
@@ -71,66 +70,15 @@ func main() {
 
 	self, err := os.Executable()
 	if err != nil {
-		fail(err)
+		hostkit.Fail(hostName, err)
 	}
 	h := &host{
-		tracing:     *tracing,
+		Base:        hostkit.Base{Version: version, Tracing: *tracing},
 		execScript:  filepath.Join(filepath.Dir(self), "pulumi-language-python-exec"),
 		toolchain:   *toolchainName,
 		typechecker: *typechecker,
 	}
-	if args := flag.Args(); len(args) > 0 {
-		h.engineAddress = args[len(args)-1]
-	}
-
-	cancel := make(chan bool)
-	handle, err := rpcutil.ServeWithOptions(rpcutil.ServeOptions{
-		Cancel: cancel,
-		Init: func(srv *grpc.Server) error {
-			pulumirpc.RegisterLanguageRuntimeServer(srv, h)
-			return nil
-		},
-	})
-	if err != nil {
-		fail(err)
-	}
-	// The engine reads the port from the first line of the plugin's output.
-	fmt.Printf("%d\n", handle.Port)
-	if err := <-handle.Done; err != nil {
-		fail(err)
-	}
-}
-
-func fail(err error) {
-	fmt.Fprintf(os.Stderr, "pulumi-language-python: %v\n", err)
-	os.Exit(1)
-}
-
-func (h *host) Handshake(
-	_ context.Context, req *pulumirpc.LanguageHandshakeRequest,
-) (*pulumirpc.LanguageHandshakeResponse, error) {
-	if req.GetEngineAddress() != "" {
-		h.engineAddress = req.GetEngineAddress()
-	}
-	return &pulumirpc.LanguageHandshakeResponse{}, nil
-}
-
-func (h *host) GetPluginInfo(context.Context, *pbempty.Empty) (*pulumirpc.PluginInfo, error) {
-	return &pulumirpc.PluginInfo{Version: version}, nil
-}
-
-// The engine loads the dynamic provider (`pulumi-resource-pulumi-python`) as a bundled plugin
-// found beside the CLI or on PATH, so a program needs no plugin the host must name.
-func (h *host) GetRequiredPlugins(
-	context.Context, *pulumirpc.GetRequiredPluginsRequest,
-) (*pulumirpc.GetRequiredPluginsResponse, error) {
-	return &pulumirpc.GetRequiredPluginsResponse{}, nil
-}
-
-func (h *host) GetRequiredPackages(
-	context.Context, *pulumirpc.GetRequiredPackagesRequest,
-) (*pulumirpc.GetRequiredPackagesResponse, error) {
-	return &pulumirpc.GetRequiredPackagesResponse{}, nil
+	hostkit.Serve(hostName, &h.Base, h, flag.Args())
 }
 
 // pythonOptions reads a program's or plugin's runtime options (`virtualenv`, `toolchain`) as
@@ -170,14 +118,14 @@ func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.R
 		}
 	}
 	flagArg("monitor", req.GetMonitorAddress())
-	flagArg("engine", h.engineAddress)
+	flagArg("engine", h.EngineAddress)
 	flagArg("project", req.GetProject())
 	flagArg("root_directory", info.GetRootDirectory())
 	flagArg("stack", req.GetStack())
 	flagArg("pwd", req.GetPwd())
 	flagArg("dry_run", strconv.FormatBool(req.GetDryRun()))
 	flagArg("parallel", strconv.Itoa(int(req.GetParallel())))
-	flagArg("tracing", h.tracing)
+	flagArg("tracing", h.Tracing)
 	flagArg("organization", req.GetOrganization())
 	args = append(args, req.GetProgram())
 	args = append(args, req.GetArgs()...)

@@ -21,22 +21,19 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
 	"google.golang.org/grpc"
-	pbempty "google.golang.org/protobuf/types/known/emptypb"
 
 	codegen "github.com/pulumi/pulumi/pkg/v3/codegen/nodejs"
-	"github.com/pulumi/pulumi/pkg/v3/codegen/hcl2/syntax"
-	"github.com/pulumi/pulumi/pkg/v3/codegen/pcl"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
-	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
 	"github.com/pulumi/pulumi/sdk/v3/nodejs/npm"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+
+	"altostratus.local/engine/hostkit"
 )
 
 // Exit code with which the run script says it has shown the user an actionable message.
@@ -51,10 +48,11 @@ const runModule = "@pulumi/pulumi/cmd/run"
 // version is set at build time to the Pulumi version this host is built against.
 var version = "3.0.0"
 
+// The host's name, in its messages.
+const hostName = "pulumi-language-nodejs"
+
 type host struct {
-	pulumirpc.UnimplementedLanguageRuntimeServer
-	engineAddress string
-	tracing       string
+	hostkit.Base
 }
 
 func main() {
@@ -67,59 +65,8 @@ func main() {
 	flag.String("packagemanager", "", "npm, yarn, pnpm or bun (runtime option)")
 	flag.Parse()
 
-	h := &host{tracing: *tracing}
-	if args := flag.Args(); len(args) > 0 {
-		h.engineAddress = args[len(args)-1]
-	}
-
-	cancel := make(chan bool)
-	handle, err := rpcutil.ServeWithOptions(rpcutil.ServeOptions{
-		Cancel: cancel,
-		Init: func(srv *grpc.Server) error {
-			pulumirpc.RegisterLanguageRuntimeServer(srv, h)
-			return nil
-		},
-	})
-	if err != nil {
-		fail(err)
-	}
-	// The engine reads the port from the first line of the plugin's output.
-	fmt.Printf("%d\n", handle.Port)
-	if err := <-handle.Done; err != nil {
-		fail(err)
-	}
-}
-
-func fail(err error) {
-	fmt.Fprintf(os.Stderr, "pulumi-language-nodejs: %v\n", err)
-	os.Exit(1)
-}
-
-func (h *host) Handshake(
-	_ context.Context, req *pulumirpc.LanguageHandshakeRequest,
-) (*pulumirpc.LanguageHandshakeResponse, error) {
-	if req.GetEngineAddress() != "" {
-		h.engineAddress = req.GetEngineAddress()
-	}
-	return &pulumirpc.LanguageHandshakeResponse{}, nil
-}
-
-func (h *host) GetPluginInfo(context.Context, *pbempty.Empty) (*pulumirpc.PluginInfo, error) {
-	return &pulumirpc.PluginInfo{Version: version}, nil
-}
-
-// The engine loads a resource's provider plugin when the program registers the resource (with the
-// version its SDK requests) and finds it on PATH, so a program needs no plugin the host must name.
-func (h *host) GetRequiredPlugins(
-	context.Context, *pulumirpc.GetRequiredPluginsRequest,
-) (*pulumirpc.GetRequiredPluginsResponse, error) {
-	return &pulumirpc.GetRequiredPluginsResponse{}, nil
-}
-
-func (h *host) GetRequiredPackages(
-	context.Context, *pulumirpc.GetRequiredPackagesRequest,
-) (*pulumirpc.GetRequiredPackagesResponse, error) {
-	return &pulumirpc.GetRequiredPackagesResponse{}, nil
+	h := &host{Base: hostkit.Base{Version: version, Tracing: *tracing}}
+	hostkit.Serve(hostName, &h.Base, h, flag.Args())
 }
 
 // runtimeOptions are Pulumi.yaml's `runtime.options`, as the published host reads them.
@@ -190,7 +137,7 @@ func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.R
 		}
 	}
 	flagArg("monitor", req.GetMonitorAddress())
-	flagArg("engine", h.engineAddress)
+	flagArg("engine", h.EngineAddress)
 	flagArg("organization", req.GetOrganization())
 	flagArg("project", req.GetProject())
 	flagArg("root-directory", info.GetRootDirectory())
@@ -202,7 +149,7 @@ func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.R
 	if req.GetParallel() > 1 {
 		flagArg("parallel", strconv.Itoa(int(req.GetParallel())))
 	}
-	flagArg("tracing", h.tracing)
+	flagArg("tracing", h.Tracing)
 	// The engine passes the program's entry point, "." for the package's own.
 	args = append(args, req.GetProgram())
 	args = append(args, req.GetArgs()...)
@@ -322,14 +269,8 @@ func (h *host) GeneratePackage(
 	if err != nil {
 		return nil, err
 	}
-	for name, data := range files {
-		path := filepath.Join(req.GetDirectory(), name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return nil, err
-		}
-		if err := os.WriteFile(path, data, 0o644); err != nil {
-			return nil, err
-		}
+	if err := hostkit.WriteFiles(req.GetDirectory(), files); err != nil {
+		return nil, err
 	}
 	return &pulumirpc.GeneratePackageResponse{Diagnostics: rpcDiagnostics}, nil
 }
@@ -337,42 +278,5 @@ func (h *host) GeneratePackage(
 func (h *host) GenerateProgram(
 	ctx context.Context, req *pulumirpc.GenerateProgramRequest,
 ) (*pulumirpc.GenerateProgramResponse, error) {
-	loader, err := schema.NewLoaderClient(req.GetLoaderTarget())
-	if err != nil {
-		return nil, err
-	}
-	defer loader.Close()
-
-	parser := syntax.NewParser()
-	for name, contents := range req.GetSource() {
-		if err := parser.ParseFile(strings.NewReader(contents), name); err != nil {
-			return nil, err
-		}
-	}
-	if parser.Diagnostics.HasErrors() {
-		return &pulumirpc.GenerateProgramResponse{
-			Diagnostics: plugin.HclDiagnosticsToRPCDiagnostics(parser.Diagnostics),
-		}, nil
-	}
-	bindOptions := []pcl.BindOption{pcl.PreferOutputVersionedInvokes}
-	if !req.GetStrict() {
-		bindOptions = append(bindOptions, pcl.NonStrictBindOptions()...)
-	}
-	program, diags, err := pcl.BindProgramWithContext(ctx, parser.Files, schema.NewCachedLoader(loader), bindOptions...)
-	if err != nil {
-		return nil, err
-	}
-	rpcDiagnostics := plugin.HclDiagnosticsToRPCDiagnostics(diags)
-	if diags.HasErrors() {
-		return &pulumirpc.GenerateProgramResponse{Diagnostics: rpcDiagnostics}, nil
-	}
-	if program == nil {
-		return nil, errors.New("the program bound to nothing")
-	}
-	files, diags, err := codegen.GenerateProgram(program)
-	if err != nil {
-		return nil, err
-	}
-	rpcDiagnostics = append(rpcDiagnostics, plugin.HclDiagnosticsToRPCDiagnostics(diags)...)
-	return &pulumirpc.GenerateProgramResponse{Source: files, Diagnostics: rpcDiagnostics}, nil
+	return hostkit.GenerateProgram(ctx, req, codegen.GenerateProgram)
 }
