@@ -8,8 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"google.golang.org/grpc"
@@ -22,6 +24,13 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 )
+
+// BailExitCode is the exit code with which a program's launcher says it has already shown the
+// user an actionable message (a bail).
+const BailExitCode = 32
+
+// CancelGrace is how long a cancelled program has to end after SIGINT before it is killed.
+const CancelGrace = 10 * time.Second
 
 // Base answers the calls every stand-in host answers alike; a host embeds it.
 type Base struct {
@@ -162,4 +171,29 @@ func WriteFiles(directory string, files map[string][]byte) error {
 		}
 	}
 	return nil
+}
+
+// RunProgram runs a program's launcher (its environment and arguments already set) in dir with
+// the host's output, and answers the engine's Run: a bail, the exit code of a failure, or
+// success. A cancelled run (the engine's Ctrl-C, through the command's context) interrupts the
+// program as a terminal would, and kills it only if it has not ended after CancelGrace.
+func RunProgram(cmd *exec.Cmd, dir string) (*pulumirpc.RunResponse, error) {
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	cmd.WaitDelay = CancelGrace
+	cmd.Dir = dir
+	cmd.Stdout = os.Stdout
+	cmd.Stderr = os.Stderr
+	if err := cmd.Run(); err != nil {
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			if exit.ExitCode() == BailExitCode {
+				return &pulumirpc.RunResponse{Bail: true}, nil
+			}
+			return &pulumirpc.RunResponse{
+				Error: fmt.Sprintf("Program exited with non-zero exit code: %d", exit.ExitCode()),
+			}, nil
+		}
+		return &pulumirpc.RunResponse{Error: err.Error()}, nil
+	}
+	return &pulumirpc.RunResponse{}, nil
 }

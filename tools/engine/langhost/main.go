@@ -24,26 +24,16 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
-	"time"
 
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 
 	"altostratus.local/engine/hostkit"
 	"github.com/pulumi/pulumi/sdk/v3/python/toolchain"
 )
-
-// Exit code with which the exec script says it has shown the user an actionable message.
-const bailExitCode = 32
-
-// How long a cancelled program has to end after SIGINT before it is killed.
-const cancelGrace = 10 * time.Second
 
 // version is set at build time to the Pulumi version this host is built against.
 var version = "3.0.0"
@@ -155,25 +145,5 @@ func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.R
 		return nil, err
 	}
 	cmd.Env = append(cmd.Env, "PULUMI_CONFIG_SECRET_KEYS="+string(secrets))
-	// A cancelled run (the engine's Ctrl-C) interrupts the program as a terminal would, and
-	// kills it only if it has not ended after a grace period.
-	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
-	cmd.WaitDelay = cancelGrace
-	cmd.Dir = req.GetPwd()
-	cmd.Stdout = os.Stdout
-	cmd.Stderr = os.Stderr
-
-	if err := cmd.Run(); err != nil {
-		var exit *exec.ExitError
-		if errors.As(err, &exit) {
-			if exit.ExitCode() == bailExitCode {
-				return &pulumirpc.RunResponse{Bail: true}, nil
-			}
-			return &pulumirpc.RunResponse{
-				Error: fmt.Sprintf("Program exited with non-zero exit code: %d", exit.ExitCode()),
-			}, nil
-		}
-		return &pulumirpc.RunResponse{Error: err.Error()}, nil
-	}
-	return &pulumirpc.RunResponse{}, nil
+	return hostkit.RunProgram(cmd, req.GetPwd())
 }

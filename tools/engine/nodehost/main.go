@@ -23,7 +23,6 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
-	"time"
 
 	"google.golang.org/grpc"
 
@@ -35,12 +34,6 @@ import (
 
 	"altostratus.local/engine/hostkit"
 )
-
-// Exit code with which the run script says it has shown the user an actionable message.
-const bailExitCode = 32
-
-// How long a cancelled program has to end after SIGINT before it is killed.
-const cancelGrace = 10 * time.Second
 
 // The launcher inside the program's @pulumi/pulumi, as the published host resolves it.
 const runModule = "@pulumi/pulumi/cmd/run"
@@ -181,27 +174,7 @@ func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.R
 	if opts.tsconfig != "" {
 		cmd.Env = append(cmd.Env, "PULUMI_NODEJS_TSCONFIG_PATH="+opts.tsconfig)
 	}
-	// A cancelled run (the engine's Ctrl-C) interrupts the program as a terminal would, and
-	// kills it only if it has not ended after a grace period.
-	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
-	cmd.WaitDelay = cancelGrace
-	cmd.Dir = req.GetPwd()
-	cmd.Stdout = os.Stdout
-	cmd.Stderr = os.Stderr
-
-	if err := cmd.Run(); err != nil {
-		var exit *exec.ExitError
-		if errors.As(err, &exit) {
-			if exit.ExitCode() == bailExitCode {
-				return &pulumirpc.RunResponse{Bail: true}, nil
-			}
-			return &pulumirpc.RunResponse{
-				Error: fmt.Sprintf("Program exited with non-zero exit code: %d", exit.ExitCode()),
-			}, nil
-		}
-		return &pulumirpc.RunResponse{Error: err.Error()}, nil
-	}
-	return &pulumirpc.RunResponse{}, nil
+	return hostkit.RunProgram(cmd, req.GetPwd())
 }
 
 // streamWriter sends what a package manager prints to the engine, which shows it to the user.
