@@ -305,13 +305,9 @@ class PlatformEnvironmentCreate:
 
 
 @dataclass(frozen=True, kw_only=True)
-class PlatformEnvironmentUpdate:
-    """``PUT /api/v1/environment``: the environment read, changed and sent whole."""
-
-    name: str = given(DNS_LABEL, required=True)
-    namespace: str = given(text(), required=True)
-    description: str | None = given(text(blank=True))
-    clusters: tuple[str, ...] | None = given(structured(parse_dns_labels, TEXTS))
+class PlatformEnvironmentUpdate(PlatformEnvironmentCreate):
+    """``PUT /api/v1/environment``: the environment read, changed and sent whole, so the same
+    fields as its create."""
 
 
 @dataclass(frozen=True, kw_only=True)
