@@ -296,6 +296,7 @@ def function_spec(
 ) -> dict[str, Any]:
     hints = typing.get_type_hints(function)
     returned = hints.pop("return")
+    hints.pop("opts", None)  # the Invoke's options, which the engine takes, not an input
     doc = inspect.cleandoc(function.__doc__ or "")
     inputs = {camel(p): _real_type(annotation, types) for p, annotation in hints.items()}
     spec: dict[str, Any] = {"description": doc}

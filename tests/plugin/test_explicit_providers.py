@@ -76,6 +76,11 @@ def test_each_resource_lands_in_its_providers_account_and_region(
     }
     outputs = project.export()["deployment"]["resources"][0]["outputs"]
     assert outputs["seen_label"] == "other-net"
+    # Lookups through a provider ask its account and region.
+    with Client(api_key=second["api_key"], api_url=fresh_emulator.api_url) as client:
+        (second_default,) = [n for n in client.networks.list(region="FRA1") if n.default]
+    assert outputs["second_default"] == second_default.id
+    assert outputs["other_found"] == "other-net"
     project("preview", "--expect-no-changes")
     project("refresh", "--yes", "--expect-no-changes")
 

@@ -1,6 +1,7 @@
 """The Python programs of docs/plugin.md, run as written by the real engine against the
-emulator: the default provider's, and the explicit providers' (the one without settings falls
-back to the ``ALTOSTRATUS_*`` variables, the other is another account of the same emulator)."""
+emulator: the default provider's, the explicit providers' (the one without settings falls
+back to the ``ALTOSTRATUS_*`` variables, the other is another account of the same emulator), and
+the lookups through a provider."""
 
 from __future__ import annotations
 
@@ -37,8 +38,8 @@ def labels(emulator: Emulator, api_key: str, region: str) -> list[str]:
         return sorted(n.label or "" for n in client.networks.list(region=region) if not n.default)
 
 
-def test_the_guide_has_its_two_programs() -> None:
-    assert len(PROGRAMS) == 2
+def test_the_guide_has_its_three_programs() -> None:
+    assert len(PROGRAMS) == 3
 
 
 def test_the_default_providers_program(fresh_emulator: Emulator, tmp_path: Path) -> None:
@@ -71,3 +72,20 @@ def test_the_explicit_providers_program(fresh_emulator: Emulator, tmp_path: Path
     project("destroy", "--yes")
     assert labels(fresh_emulator, other["api_key"], "NYC1") == []
     assert leftovers(fresh_emulator) == {}
+
+
+def test_the_lookups_through_a_provider_program(fresh_emulator: Emulator, tmp_path: Path) -> None:
+    project = project_of(PROGRAMS[2], tmp_path, fresh_emulator)
+    project.env["ALTOSTRATUS_API_URL"] = fresh_emulator.api_url
+    project.env["ALTOSTRATUS_API_KEY"] = fresh_emulator.api_key
+    project("stack", "init", "dev")
+    project("up", "--yes")
+    outputs = project.export()["deployment"]["resources"][0]["outputs"]
+    with Client(api_key=fresh_emulator.api_key, api_url=fresh_emulator.api_url) as client:
+        defaults = {region: next(n for n in client.networks.list(region=region) if n.default)
+                    for region in ("LON1", "FRA1")}  # fmt: skip
+        limit = client.quota.get().network_count_limit
+    assert outputs["home_network"] == defaults["LON1"].id
+    assert outputs["eu_default_network"] == defaults["FRA1"].id
+    assert outputs["network_limit"] == limit
+    project("destroy", "--yes")

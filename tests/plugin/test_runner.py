@@ -118,6 +118,59 @@ def test_a_lookup_through_the_plugin_is_answered_by_the_plugin(
     assert make_stack(program).up().outputs["id"].value == made.id
 
 
+def test_a_lookup_given_a_provider_asks_in_that_providers_account_in_both_forms(
+    make_stack: Callable[..., Stack], fresh_emulator: Emulator, client: Client
+) -> None:
+    second = fresh_emulator.add_account("second")
+    mine = client.networks.create(label="shared-name", region="LON1", cidr_v4="10.71.0.0/24")
+    with Client(api_key=second["api_key"], api_url=fresh_emulator.api_url) as theirs_client:
+        theirs = theirs_client.networks.create(
+            label="shared-name", region="FRA1", cidr_v4="10.72.0.0/24"
+        )
+        their_default = next(n for n in theirs_client.networks.list(region="FRA1") if n.default)
+
+    def program() -> None:
+        config = pulumi.Config("altostratus")
+        provider = alto.Provider(
+            "second", api_url=config.require("apiUrl"), api_key=second["api_key"], region="FRA1"
+        )
+        through = pulumi.InvokeOptions(provider=provider)
+        # The stack's own account, in the program; the second account's, in both forms.
+        pulumi.export("mine", altostratus.get_network(label="shared-name").id)
+        pulumi.export("theirs", altostratus.get_network(label="shared-name", opts=through).id)
+        pulumi.export("plugin", alto.get_network(label="shared-name", opts=through).id)
+        label = pulumi.Output.from_input("shared-name")
+        later = altostratus.get_network_output(label=label, opts=through)
+        pulumi.export("later", later.apply(lambda found: found.id))
+        their_default = alto.get_network_output(default=True, opts=through)
+        pulumi.export("their_default", their_default.apply(lambda found: found.id))
+
+    outputs = make_stack(program).up().outputs
+    assert outputs["mine"].value == mine.id
+    assert outputs["theirs"].value == theirs.id
+    assert outputs["plugin"].value == theirs.id
+    assert outputs["later"].value == theirs.id
+    assert outputs["their_default"].value == their_default.id
+
+
+def test_a_lookup_given_another_packages_provider_or_options_is_refused_naming_them() -> None:
+    class Elsewhere(pulumi.ProviderResource):
+        def __init__(self) -> None:
+            pass
+
+    elsewhere = Elsewhere()
+    elsewhere.package = "aws"
+    with pytest.raises(TypeError, match=r"opts\.provider must be an altostratus\.Provider, not a "
+                       r"provider of 'aws'"):  # fmt: skip
+        altostratus.get_quota(opts=pulumi.InvokeOptions(provider=elsewhere))
+    with pytest.raises(TypeError, match=r"get_network: opts must be a pulumi\.InvokeOptions, not "
+                       r"ResourceOptions"):  # fmt: skip
+        altostratus.get_network(
+            label="x",
+            opts=pulumi.ResourceOptions(),  # type: ignore[arg-type]
+        )
+
+
 def test_an_import_through_the_plugin_is_refused_in_one_line(
     make_stack: Callable[..., Stack], client: Client
 ) -> None:

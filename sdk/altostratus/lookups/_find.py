@@ -18,9 +18,10 @@ that the mocks' ``call`` answers (see ``mocked``), with the token ``altostratus:
 from __future__ import annotations
 
 import dataclasses
+import functools
 import threading
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 import pulumi
 import pulumi.runtime
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
 
 ResultT = TypeVar("ResultT", bound="LookupResult")
 T = TypeVar("T")
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 class Findable(Protocol):
@@ -222,10 +224,52 @@ def matches_outputs(outputs: Mapping[str, Any], keys: Mapping[str, Any]) -> bool
     return all(same(outputs.get(name), value) for name, value in keys.items())
 
 
-def lifted(function: Callable[..., T], **inputs: pulumi.Input[Any] | None) -> pulumi.Output[T]:
+def routed(lookup: F) -> F:
+    """A lookup that takes ``opts``: given an ``altostratus.Provider``
+    (``pulumi.InvokeOptions(provider=...)``), it is asked through that provider, in its account,
+    service and region (the provider plugin's Invoke, as ``altostratus.plugin``'s lookups are);
+    without one, it runs in the program with the stack's configuration."""
+
+    @functools.wraps(lookup)
+    def lookup_anywhere(*args: Any, **kwargs: Any) -> Any:
+        opts = kwargs.get("opts")
+        if opts is not None and not isinstance(opts, pulumi.InvokeOptions):
+            raise TypeError(
+                f"{lookup.__name__}: opts must be a pulumi.InvokeOptions, not {type(opts).__name__}"
+            )
+        if opts is None or opts.provider is None:
+            return lookup(*args, **kwargs)
+        import altostratus.plugin
+
+        return getattr(altostratus.plugin, lookup.__name__)(*args, **kwargs)
+
+    return cast(F, lookup_anywhere)
+
+
+def lifted(
+    function: Callable[..., T],
+    *,
+    opts: pulumi.InvokeOptions | None = None,
+    **inputs: pulumi.Input[Any] | None,
+) -> pulumi.Output[T]:
     """The ``_output`` form of a lookup: its arguments as Inputs, its result as an Output (not
-    run while an argument is unknown, as during a preview)."""
-    if not inputs:
-        return pulumi.Output.from_input(None).apply(lambda _: function())
+    run while an argument is unknown, as during a preview, nor before the resources of
+    ``opts.depends_on`` are made); ``opts`` is given to the lookup."""
     given = {name: pulumi.Output.from_input(value) for name, value in inputs.items()}
-    return pulumi.Output.all(**given).apply(lambda values: function(**values))
+    arguments = pulumi.Output.all(**given) if given else pulumi.Output.from_input({})
+    waited = pulumi.Output.all(*(resource.urn for resource in depended_on(opts)))
+    return pulumi.Output.all(waited, arguments).apply(
+        lambda values: function(**values[1], opts=opts)
+    )
+
+
+def depended_on(opts: pulumi.InvokeOptions | None) -> list[pulumi.Resource]:
+    """The resources an ``_output`` lookup waits for: ``InvokeOutputOptions.depends_on``, a
+    resource or a list of them."""
+    found = getattr(opts, "depends_on", None)
+    if found is None:
+        return []
+    listed = found if isinstance(found, (list, tuple)) else [found]
+    if not all(isinstance(resource, pulumi.Resource) for resource in listed):
+        raise TypeError("a lookup's opts.depends_on must be a resource or a list of resources")
+    return list(listed)

@@ -8,7 +8,15 @@ from dataclasses import dataclass
 import pulumi
 
 from altostratus.client import Quota, Region
-from altostratus.lookups._find import LookupResult, find, lifted, mocked, session, under_mocks
+from altostratus.lookups._find import (
+    LookupResult,
+    find,
+    lifted,
+    mocked,
+    routed,
+    session,
+    under_mocks,
+)
 from altostratus.providers.webhook import Webhook, WebhookProvider
 
 
@@ -30,8 +38,12 @@ class GetWebhookResult(LookupResult):
 # </generated>
 
 
+@routed
 def get_webhook(
-    id: str | None = None, url: str | None = None, events: Sequence[str] | None = None
+    id: str | None = None,
+    url: str | None = None,
+    events: Sequence[str] | None = None,
+    opts: pulumi.InvokeOptions | None = None,
 ) -> GetWebhookResult:
     """The webhook with this ``id``, or its natural key: ``url``, and ``events`` (in any order)
     where several webhooks share a URL. Its ``secret``, the key that signs deliveries, is a
@@ -46,13 +58,15 @@ def get_webhook_output(
     id: pulumi.Input[str] | None = None,
     url: pulumi.Input[str] | None = None,
     events: pulumi.Input[Sequence[pulumi.Input[str]]] | None = None,
+    opts: pulumi.InvokeOptions | None = None,
 ) -> pulumi.Output[GetWebhookResult]:
     """``get_webhook`` on Inputs. On the Output, read the secret with
     ``.apply(lambda hook: hook.secret)``: ``Output.secret`` is a method of every Output."""
-    return lifted(get_webhook, id=id, url=url, events=events)
+    return lifted(get_webhook, opts=opts, id=id, url=url, events=events)
 
 
-def get_quota() -> Quota:
+@routed
+def get_quota(opts: pulumi.InvokeOptions | None = None) -> Quota:
     """The account's limits and usage (``network_count_limit``, ``network_count_usage``, ...)."""
     if under_mocks():
         return Quota.model_validate(mocked("Quota", {}))
@@ -60,8 +74,8 @@ def get_quota() -> Quota:
     return api.quota.get()
 
 
-def get_quota_output() -> pulumi.Output[Quota]:
-    return lifted(get_quota)
+def get_quota_output(opts: pulumi.InvokeOptions | None = None) -> pulumi.Output[Quota]:
+    return lifted(get_quota, opts=opts)
 
 
 @dataclass(frozen=True)
@@ -74,7 +88,10 @@ class GetRegionsResult:
     """The code of the account's default region."""
 
 
-def get_regions(country: str | None = None) -> GetRegionsResult:
+@routed
+def get_regions(
+    country: str | None = None, opts: pulumi.InvokeOptions | None = None
+) -> GetRegionsResult:
     """The service's regions, those of ``country`` (``GB``, ``DE``; any case) when given."""
     if under_mocks():
         answer = mocked("Regions", {"country": country})
@@ -88,5 +105,7 @@ def get_regions(country: str | None = None) -> GetRegionsResult:
     return GetRegionsResult(regions, [region.code for region in regions], default)
 
 
-def get_regions_output(country: pulumi.Input[str] | None = None) -> pulumi.Output[GetRegionsResult]:
-    return lifted(get_regions, country=country)
+def get_regions_output(
+    country: pulumi.Input[str] | None = None, opts: pulumi.InvokeOptions | None = None
+) -> pulumi.Output[GetRegionsResult]:
+    return lifted(get_regions, opts=opts, country=country)

@@ -7,7 +7,7 @@ from typing import Any
 
 import pulumi
 
-from altostratus.lookups._find import LookupResult, find, lifted
+from altostratus.lookups._find import LookupResult, find, lifted, routed
 from altostratus.providers.firewall import FirewallProvider
 from altostratus.providers.load_balancer import LoadBalancerProvider
 from altostratus.providers.network import NetworkProvider
@@ -36,12 +36,14 @@ class GetNetworkResult(LookupResult):
 # </generated>
 
 
+@routed
 def get_network(
     id: str | None = None,
     label: str | None = None,
     default: bool | None = None,
     region: str | None = None,
     name: str | None = None,
+    opts: pulumi.InvokeOptions | None = None,
 ) -> GetNetworkResult:
     """The network with this ``id``, or ``label``, or generated ``name``, or the region's
     default network (``default=True``), in ``region`` (the configured one when left out). A
@@ -58,8 +60,11 @@ def get_network_output(
     default: pulumi.Input[bool] | None = None,
     region: pulumi.Input[str] | None = None,
     name: pulumi.Input[str] | None = None,
+    opts: pulumi.InvokeOptions | None = None,
 ) -> pulumi.Output[GetNetworkResult]:
-    return lifted(get_network, id=id, label=label, default=default, region=region, name=name)
+    return lifted(
+        get_network, opts=opts, id=id, label=label, default=default, region=region, name=name
+    )
 
 
 # <generated: GetFirewallResult>
@@ -87,11 +92,13 @@ class GetFirewallResult(LookupResult):
 # </generated>
 
 
+@routed
 def get_firewall(
     id: str | None = None,
     name: str | None = None,
     network_id: str | None = None,
     region: str | None = None,
+    opts: pulumi.InvokeOptions | None = None,
 ) -> GetFirewallResult:
     """The firewall with this ``id`` or ``name`` (and ``network_id``, when given)."""
     keys = {"name": name, "network_id": network_id}
@@ -104,8 +111,9 @@ def get_firewall_output(
     name: pulumi.Input[str] | None = None,
     network_id: pulumi.Input[str] | None = None,
     region: pulumi.Input[str] | None = None,
+    opts: pulumi.InvokeOptions | None = None,
 ) -> pulumi.Output[GetFirewallResult]:
-    return lifted(get_firewall, id=id, name=name, network_id=network_id, region=region)
+    return lifted(get_firewall, opts=opts, id=id, name=name, network_id=network_id, region=region)
 
 
 # <generated: GetLoadBalancerResult>
@@ -135,8 +143,12 @@ class GetLoadBalancerResult(LookupResult):
 # </generated>
 
 
+@routed
 def get_load_balancer(
-    id: str | None = None, name: str | None = None, region: str | None = None
+    id: str | None = None,
+    name: str | None = None,
+    region: str | None = None,
+    opts: pulumi.InvokeOptions | None = None,
 ) -> GetLoadBalancerResult:
     """The load balancer with this ``id`` or ``name``."""
     id_, outputs = find(LoadBalancerProvider(), id=id, keys={"name": name}, region=region)
@@ -147,8 +159,9 @@ def get_load_balancer_output(
     id: pulumi.Input[str] | None = None,
     name: pulumi.Input[str] | None = None,
     region: pulumi.Input[str] | None = None,
+    opts: pulumi.InvokeOptions | None = None,
 ) -> pulumi.Output[GetLoadBalancerResult]:
-    return lifted(get_load_balancer, id=id, name=name, region=region)
+    return lifted(get_load_balancer, opts=opts, id=id, name=name, region=region)
 
 
 # <generated: GetReservedIpResult>
@@ -168,11 +181,13 @@ class GetReservedIpResult(LookupResult):
 # </generated>
 
 
+@routed
 def get_reserved_ip(
     id: str | None = None,
     name: str | None = None,
     ip: str | None = None,
     region: str | None = None,
+    opts: pulumi.InvokeOptions | None = None,
 ) -> GetReservedIpResult:
     """The reserved IP with this ``id``, ``name`` or address (``ip``); ``assigned_to_id`` is the
     load balancer it is assigned to, None when unassigned."""
@@ -186,5 +201,6 @@ def get_reserved_ip_output(
     name: pulumi.Input[str] | None = None,
     ip: pulumi.Input[str] | None = None,
     region: pulumi.Input[str] | None = None,
+    opts: pulumi.InvokeOptions | None = None,
 ) -> pulumi.Output[GetReservedIpResult]:
-    return lifted(get_reserved_ip, id=id, name=name, ip=ip, region=region)
+    return lifted(get_reserved_ip, opts=opts, id=id, name=name, ip=ip, region=region)

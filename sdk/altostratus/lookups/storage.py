@@ -7,7 +7,7 @@ from typing import Any
 
 import pulumi
 
-from altostratus.lookups._find import LookupResult, find, lifted
+from altostratus.lookups._find import LookupResult, find, lifted, routed
 from altostratus.providers.object_store import ObjectStore, ObjectStoreProvider
 from altostratus.providers.object_store_credential import (
     ObjectStoreCredential,
@@ -37,8 +37,12 @@ class GetObjectStoreResult(LookupResult):
 # </generated>
 
 
+@routed
 def get_object_store(
-    id: str | None = None, name: str | None = None, region: str | None = None
+    id: str | None = None,
+    name: str | None = None,
+    region: str | None = None,
+    opts: pulumi.InvokeOptions | None = None,
 ) -> GetObjectStoreResult:
     """The object store with this ``id`` or ``name``, and its owner credential's key pair
     (``access_key_id``, ``secret_access_key``), secret."""
@@ -50,8 +54,9 @@ def get_object_store_output(
     id: pulumi.Input[str] | None = None,
     name: pulumi.Input[str] | None = None,
     region: pulumi.Input[str] | None = None,
+    opts: pulumi.InvokeOptions | None = None,
 ) -> pulumi.Output[GetObjectStoreResult]:
-    return lifted(get_object_store, id=id, name=name, region=region)
+    return lifted(get_object_store, opts=opts, id=id, name=name, region=region)
 
 
 # <generated: GetObjectStoreCredentialResult>
@@ -73,11 +78,13 @@ class GetObjectStoreCredentialResult(LookupResult):
 # </generated>
 
 
+@routed
 def get_object_store_credential(
     id: str | None = None,
     name: str | None = None,
     access_key_id: str | None = None,
     region: str | None = None,
+    opts: pulumi.InvokeOptions | None = None,
 ) -> GetObjectStoreCredentialResult:
     """The credential with this ``id``, ``name`` or ``access_key_id``; its key pair is secret
     (``secret_access_key`` is the API's ``secret_access_key_id``)."""
@@ -91,6 +98,7 @@ def get_object_store_credential_output(
     name: pulumi.Input[str] | None = None,
     access_key_id: pulumi.Input[str] | None = None,
     region: pulumi.Input[str] | None = None,
+    opts: pulumi.InvokeOptions | None = None,
 ) -> pulumi.Output[GetObjectStoreCredentialResult]:
     return lifted(
         get_object_store_credential,

@@ -88,7 +88,8 @@ def public_base(cls: type[Any]) -> type[Any]:
 
 def through_invoke(function: F) -> F:
     """A lookup of ``altostratus.lookups`` answered by the plugin (Invoke of
-    ``altostratus:index:get<Name>``) in the default provider's configuration."""
+    ``altostratus:index:get<Name>``): by the provider of its ``opts`` when they name one, an
+    ``altostratus.Provider``, else by the default provider (the stack's configuration)."""
     kind = function.__name__.removeprefix("get_").title().replace("_", "")
     function_token = names.token(f"get{kind}")
     signature = inspect.signature(function)
@@ -97,13 +98,12 @@ def through_invoke(function: F) -> F:
     @functools.wraps(function)
     def invoked(*args: Any, **kwargs: Any) -> Any:
         bound = signature.bind(*args, **kwargs)
+        opts = bound.arguments.pop("opts", None)
         given = {key: value for key, value in bound.arguments.items() if value is not None}
         inputs = names.function_properties(function_token, "inputs")
         outputs = names.function_properties(function_token, "outputs")
         answer = pulumi.runtime.invoke(
-            function_token,
-            names.to_wire(given, inputs),
-            pulumi.InvokeOptions(version=package_version()),
+            function_token, names.to_wire(given, inputs), invoke_options(function, opts)
         )
         values = names.from_wire(dict(answer.value or {}), outputs)
         return result_of(returned, values, outputs)
@@ -119,9 +119,26 @@ def output_form(invoked: Callable[..., Any], like: F) -> F:
     @functools.wraps(like)
     def lifted_form(*args: Any, **inputs: Any) -> Any:
         bound = inspect.signature(like).bind(*args, **inputs)
-        return lifted(invoked, **bound.arguments)
+        opts = bound.arguments.pop("opts", None)
+        return lifted(invoked, opts=opts, **bound.arguments)
 
     return typing.cast(F, lifted_form)
+
+
+def invoke_options(lookup: Callable[..., Any], opts: Any) -> pulumi.InvokeOptions:
+    """The options of a lookup's Invoke: the plugin's version, and the provider ``opts`` name,
+    which must be an ``altostratus.Provider``."""
+    if opts is not None and not isinstance(opts, pulumi.InvokeOptions):
+        raise TypeError(
+            f"{lookup.__name__}: opts must be a pulumi.InvokeOptions, not {type(opts).__name__}"
+        )
+    provider = getattr(opts, "provider", None)
+    if provider is not None and getattr(provider, "package", None) != names.PACKAGE:
+        raise TypeError(
+            f"{lookup.__name__}: opts.provider must be an altostratus.Provider, not a provider "
+            f"of {getattr(provider, 'package', type(provider).__name__)!r}"
+        )
+    return pulumi.InvokeOptions.merge(pulumi.InvokeOptions(version=package_version()), opts)
 
 
 def result_of(returned: Any, values: dict[str, Any], outputs: dict[str, Any]) -> Any:

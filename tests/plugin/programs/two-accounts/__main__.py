@@ -39,3 +39,14 @@ seen = alto.Network.get(
     "seen", made["other"].id, opts=pulumi.ResourceOptions(provider=providers["other"])
 )
 pulumi.export("seen_label", seen.label)
+
+# Looked up through the provider that reaches it: the second account's default network of FRA1
+# (the dynamic form's lookup asks that provider's plugin), and a network the program made.
+second_default = altostratus.get_network(
+    default=True, opts=pulumi.InvokeOptions(provider=providers["second"])
+)
+pulumi.export("second_default", second_default.id)
+other_found = alto.get_network_output(
+    id=made["other"].id, opts=pulumi.InvokeOptions(provider=providers["other"])
+)
+pulumi.export("other_found", other_found.apply(lambda found: found.label))
