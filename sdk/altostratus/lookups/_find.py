@@ -18,10 +18,9 @@ that the mocks' ``call`` answers (see ``mocked``), with the token ``altostratus:
 from __future__ import annotations
 
 import dataclasses
-import functools
 import threading
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import pulumi
 import pulumi.runtime
@@ -37,7 +36,6 @@ if TYPE_CHECKING:
 
 ResultT = TypeVar("ResultT", bound="LookupResult")
 T = TypeVar("T")
-F = TypeVar("F", bound=Callable[..., Any])
 
 
 class Findable(Protocol):
@@ -222,28 +220,6 @@ def searched(candidates: list[Any], keys: Mapping[str, Any]) -> list[Any]:
 
 def matches_outputs(outputs: Mapping[str, Any], keys: Mapping[str, Any]) -> bool:
     return all(same(outputs.get(name), value) for name, value in keys.items())
-
-
-def routed(lookup: F) -> F:
-    """A lookup that takes ``opts``: given an ``altostratus.Provider``
-    (``pulumi.InvokeOptions(provider=...)``), it is asked through that provider, in its account,
-    service and region (the provider plugin's Invoke, as ``altostratus.plugin``'s lookups are);
-    without one, it runs in the program with the stack's configuration."""
-
-    @functools.wraps(lookup)
-    def lookup_anywhere(*args: Any, **kwargs: Any) -> Any:
-        opts = kwargs.get("opts")
-        if opts is not None and not isinstance(opts, pulumi.InvokeOptions):
-            raise TypeError(
-                f"{lookup.__name__}: opts must be a pulumi.InvokeOptions, not {type(opts).__name__}"
-            )
-        if opts is None or opts.provider is None:
-            return lookup(*args, **kwargs)
-        import altostratus.plugin
-
-        return getattr(altostratus.plugin, lookup.__name__)(*args, **kwargs)
-
-    return cast(F, lookup_anywhere)
 
 
 def lifted(

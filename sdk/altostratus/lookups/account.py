@@ -13,10 +13,10 @@ from altostratus.lookups._find import (
     find,
     lifted,
     mocked,
-    routed,
     session,
     under_mocks,
 )
+from altostratus.lookups._routed import routed
 from altostratus.providers.webhook import Webhook, WebhookProvider
 
 

@@ -7,7 +7,8 @@ from typing import Any
 
 import pulumi
 
-from altostratus.lookups._find import LookupResult, find, lifted, routed
+from altostratus.lookups._find import LookupResult, find, lifted
+from altostratus.lookups._routed import routed
 from altostratus.providers.firewall import FirewallProvider
 from altostratus.providers.load_balancer import LoadBalancerProvider
 from altostratus.providers.network import NetworkProvider

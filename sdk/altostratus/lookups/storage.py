@@ -7,7 +7,8 @@ from typing import Any
 
 import pulumi
 
-from altostratus.lookups._find import LookupResult, find, lifted, routed
+from altostratus.lookups._find import LookupResult, find, lifted
+from altostratus.lookups._routed import routed
 from altostratus.providers.object_store import ObjectStore, ObjectStoreProvider
 from altostratus.providers.object_store_credential import (
     ObjectStoreCredential,

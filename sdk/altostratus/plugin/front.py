@@ -86,6 +86,7 @@ def public_base(cls: type[Any]) -> type[Any]:
     return cls
 
 
+@functools.cache
 def through_invoke(function: F) -> F:
     """A lookup of ``altostratus.lookups`` answered by the plugin (Invoke of
     ``altostratus:index:get<Name>``): by the provider of its ``opts`` when they name one, an
