@@ -26,7 +26,6 @@ import threading
 sys.modules["httpx._main"] = None  # type: ignore[assignment]
 
 from altostratus._version import package_version  # noqa: E402
-from altostratus.client._http import shared_tls  # noqa: E402
 
 
 def _end_with_parent() -> None:
@@ -45,5 +44,4 @@ PRELOADED = ("altostratus.providers", "altostratus.client._client")
 for module in PRELOADED:
     importlib.import_module(module)
 package_version()  # read for the client's User-Agent
-shared_tls()  # loaded for the client
 runpy.run_module("pulumi.dynamic", run_name="__main__", alter_sys=True)
