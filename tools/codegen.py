@@ -99,7 +99,7 @@ def constructor(resource: type[AltostratusResource[Any]]) -> str:
             *(f"        {field.name}: {_optional(field)} = None," for field in fields),
             *(f"        {alias}: {_optional(field)} = None," for field, alias in aliases),
             "    ) -> None:",
-            "        super().__init__(",
+            "        self._declare(",
             "            resource_name,",
             "            args,",
             "            opts,",

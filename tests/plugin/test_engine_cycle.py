@@ -42,6 +42,11 @@ def test_every_kind_lives_its_whole_life_through_the_plugin(
     types = {r["type"] for r in state if not r["type"].startswith("pulumi:")}
     assert types == {f"altostratus:index:{kind.split(':')[0]}" for kind in KINDS}
     assert any(r["type"] == "pulumi:providers:altostratus" for r in state)
+    # Each resource's source position is the program's line that made it, not the package's.
+    (network,) = [r for r in state if r["type"] == "altostratus:index:Network"]
+    program = (PROGRAMS / "all-kinds" / "__main__.py").read_text().splitlines()
+    line = next(n for n, text in enumerate(program, 1) if text.startswith("network = alto.Network"))
+    assert network["sourcePosition"] == f"project:///__main__.py#{line}"
     outputs = project.export(show_secrets=True)["deployment"]["resources"][0]["outputs"]
     assert outputs["label"] == "app"
     assert outputs["cidr"] == "10.40.0.0/24"

@@ -86,8 +86,22 @@ class AltostratusResource(pulumi.dynamic.Resource, Generic[ArgsT]):
         opts: pulumi.ResourceOptions | None = None,
         **inputs: Any,
     ) -> None:
-        """``inputs`` given as keywords (each resource's generated ``__init__`` lists them) add to
-        ``args``, or replace its values; None means left out."""
+        self._declare(resource_name, args, opts, **inputs)
+
+    def _declare(
+        self,
+        resource_name: str,
+        args: ArgsT | None = None,
+        opts: pulumi.ResourceOptions | None = None,
+        **inputs: Any,
+    ) -> None:
+        """Declare the resource: ``inputs`` given as keywords (each resource's generated
+        ``__init__`` lists them) add to ``args``, or replace its values; None means left out.
+
+        The generated ``__init__`` calls this, not ``super().__init__``: the Pulumi SDK records
+        as a resource's source position the caller of the third ``__init__`` up from its own
+        (``Resource``, ``CustomResource``, then the resource's class), which is then the line of
+        the program that made the resource, through the provider plugin."""
         props: dict[str, Any] = plain(args) if args is not None else {}
         given = {k: plain(v) for k, v in inputs.items() if v is not None}
         for field in self._provider_class.fields:

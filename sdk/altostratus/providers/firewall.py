@@ -165,7 +165,7 @@ class Firewall(AltostratusResource[FirewallArgs], module="altostratus", name="Fi
         ]
         | None = None,
     ) -> None:
-        super().__init__(
+        self._declare(
             resource_name,
             args,
             opts,

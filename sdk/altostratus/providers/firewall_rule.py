@@ -225,7 +225,7 @@ class FirewallRule(
         region: pulumi.Input[str] | None = None,
         port_range: pulumi.Input[str] | None = None,
     ) -> None:
-        super().__init__(
+        self._declare(
             resource_name,
             args,
             opts,

@@ -256,7 +256,7 @@ class LoadBalancer(
         max_concurrent_requests: pulumi.Input[int] | None = None,
         firewall_id: pulumi.Input[str] | None = None,
     ) -> None:
-        super().__init__(
+        self._declare(
             resource_name,
             args,
             opts,

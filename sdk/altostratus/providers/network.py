@@ -120,7 +120,7 @@ class Network(AltostratusResource[NetworkArgs], module="altostratus", name="Netw
         cidr_v4: pulumi.Input[str] | None = None,
         nameservers_v4: pulumi.Input[Sequence[pulumi.Input[str]]] | None = None,
     ) -> None:
-        super().__init__(
+        self._declare(
             resource_name,
             args,
             opts,

@@ -210,7 +210,7 @@ class ObjectStore(AltostratusResource[ObjectStoreArgs], module="altostratus", na
         access_key_id: pulumi.Input[str] | None = None,
         force_destroy: pulumi.Input[bool] | None = None,
     ) -> None:
-        super().__init__(
+        self._declare(
             resource_name,
             args,
             opts,

@@ -116,7 +116,7 @@ class ObjectStoreCredential(
         max_size_gb: pulumi.Input[int] | None = None,
         secret_access_key: pulumi.Input[str] | None = None,
     ) -> None:
-        super().__init__(
+        self._declare(
             resource_name,
             args,
             opts,

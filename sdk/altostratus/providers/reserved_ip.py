@@ -121,7 +121,7 @@ class ReservedIp(AltostratusResource[ReservedIpArgs], module="altostratus", name
         region: pulumi.Input[str] | None = None,
         assign_to_id: pulumi.Input[str] | None = None,
     ) -> None:
-        super().__init__(
+        self._declare(
             resource_name,
             args,
             opts,

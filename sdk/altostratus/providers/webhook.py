@@ -112,7 +112,7 @@ class Webhook(AltostratusResource[WebhookArgs], module="altostratus", name="Webh
         events: pulumi.Input[Sequence[pulumi.Input[str]]] | None = None,
         secret: pulumi.Input[str] | None = None,
     ) -> None:
-        super().__init__(
+        self._declare(
             resource_name,
             args,
             opts,
