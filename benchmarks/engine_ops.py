@@ -35,7 +35,7 @@ import httpx
 
 from benchmarks.measure import median
 from benchmarks.replay import Exchange, Recorder, raw_client, replay
-from benchmarks.report import Section, Table, verdict
+from benchmarks.report import INFO, Section, Table, verdict
 from benchmarks.servers import EmulatorProcess
 
 TITLE = "17. Real operations under the real engine"
@@ -59,6 +59,17 @@ BRIDGED_BINARY = "pulumi-resource-civo"
 BRIDGED_TERRAFORM = "github.com/civo/terraform-provider-civo"
 #: The region the bridged provider is configured with (the emulator's default).
 BRIDGED_REGION = "LON1"
+#: The reserved IPs the bridged provider can find in a region: its Go client's ``FindIP`` reads
+#: the first page of ``GET /v2/ips`` alone, sending no ``page`` or ``per_page`` (default 20).
+BRIDGED_PAGE = 20
+
+
+def bridged_fits(groups: int) -> bool:
+    """Whether the bridged provider can run a stack of ``groups``: the reserved IPs that ours,
+    the plugin and it hold at once in the region fit in the one page it reads."""
+    return 3 * (3 * groups or 1) <= BRIDGED_PAGE
+
+
 #: Stacks by name: how many groups of 10 resources (0: the 5 resources of the issue's stack).
 STACKS = {"5": 0, "20": 2, "100": 10}
 QUOTA: dict[str, Any] = {"network_count": 100, "public_ip_address": 100, "security_group": 100,
@@ -535,7 +546,8 @@ def _tables(
         caption="Bytes of `pulumi stack export` per custom resource after the create.",
     )
     for stack, (_, extra) in stacks.items():
-        state.add(stack, *(f"{extra['state'][side]:.0f} B" for side in sides))
+        state.add(stack, *(f"{extra['state'][side]:.0f} B" if side in extra["state"] else INFO
+                           for side in sides))  # fmt: skip
     tables = [times, fronts, *([bridged] if bridged.rows else []), split_table, state]
     return tables, data
 
@@ -561,7 +573,8 @@ def run(quick: bool) -> Section:
         emulator.set_quota(**QUOTA)
         projects = _projects(Path(folder), engine, bridged)
         for name, groups in stacks.items():
-            measured[name] = _measure_stack(projects, emulator, name, groups, counts[name])
+            sides = {s: p for s, p in projects.items() if s != BRIDGED or bridged_fits(groups)}
+            measured[name] = _measure_stack(sides, emulator, name, groups, counts[name])
         largest = list(stacks)[-1]
         if not quick:
             settings = _settings(projects["ours"], largest, 2)
@@ -606,4 +619,13 @@ def run(quick: bool) -> Section:
             "are inline on the firewall (8 resources a group against ours' 10: it has no "
             "resource of a rule alone), the same rule's port changed by the update"
         )
+        left_out = [name for name, groups in stacks.items() if not bridged_fits(groups)]
+        if left_out:
+            section.notes.append(
+                f"the bridged provider is not measured on the {' and '.join(left_out)}-resource "
+                f"stack: it finds a reserved IP in the first page of `GET /v2/ips` alone (its Go "
+                f"client's `FindIP` sends no `page` or `per_page`; the page holds "
+                f"{BRIDGED_PAGE}), and there the region holds more (ours', the plugin's and its "
+                "own at once; 30 of its own)"
+            )
     return section

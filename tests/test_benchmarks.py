@@ -314,3 +314,19 @@ def test_the_bridged_side_is_named_by_its_binary_and_its_sdk(
         "pulumi-resource-civo 2.4.8 (the Terraform provider civo/terraform-provider-civo v1.1.4 "
         "from a local copy linked in), pulumi_civo 2.4.8 for the program"
     )
+
+
+def test_the_bridged_side_runs_only_the_stacks_whose_reserved_ips_it_can_find() -> None:
+    """Its Go client finds a reserved IP in the first page of 20 alone: the 100-resource stack
+    (30 of its own) is left out, and the report shows it unmeasured there, not as a verdict."""
+    from benchmarks.engine_ops import STACKS, _tables, bridged_fits
+
+    assert [name for name, groups in STACKS.items() if bridged_fits(groups)] == ["5", "20"]
+    walls = {"ours": 0.8, "plugin": 1.0, "floor": 0.5, "sdk": 0.6, "raw": 0.01}
+    stacks = {"5": _figures({**walls, "bridged": 0.9}), "100": _figures(walls)}
+    tables, data = _tables(stacks, {**NAMED, "bridged": "bridged 2.4.8"})
+    (table,) = (t for t in tables if "bridged" in t.headers)
+    assert {row[0] for row in table.rows} == {"5 resources"}
+    assert "bridged" in data["5"]["up"] and "bridged" not in data["100"]["up"]
+    state = tables[-1]
+    assert [row[-1] for row in state.rows] == ["1000 B", "—"]
