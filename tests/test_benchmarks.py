@@ -129,7 +129,7 @@ def test_a_quick_run_reports_every_section_with_sensible_figures(tmp_path: Path)
     # Without its folder named, the bridged provider is said not measured, and given no row.
     notes = sections["engine"]["notes"]
     assert any(n.startswith("the bridged provider was not measured: set") for n in notes)
-    assert "bridged" not in engine["versions"] and "ours ÷ bridged" not in text
+    assert "bridged" not in engine["versions"] and "| ours ÷ bridged |" not in text
     assert "provider plugin" in engine["versions"]["plugin"]
     (stack,) = (engine[name] for name in engine if name != "versions")
     assert stack["requests"]["up"] > 0 and stack["requests"]["destroy"] > 0
