@@ -5,7 +5,10 @@ through its provider plugin (``altostratus.plugin``, ``pulumi-resource-altostrat
 graph on a Python provider plugin that answers every call at once
 (``benchmarks/floor_plugin.py``: what the engine and any Python plugin cost) and on the SDK's
 dynamic provider doing nothing (what the SDK's dynamic-provider machinery costs); beside a raw
-replay of the requests ours made (bare httpx, one request after another, no Pulumi).
+replay of the requests ours made (bare httpx, one request after another, no Pulumi). A fifth
+side, the deprecated bridged Terraform provider (``pulumi-resource-civo`` and its Python SDK
+``pulumi_civo``), is measured in the same rounds when ``ALTOSTRATUS_BENCH_BRIDGED`` names a folder
+holding it: it is built from the provider's own sources, which this repository does not hold.
 
 Every CLI run writes the engine's trace (``--otel-traces file://``, the OpenTelemetry form of
 ``--tracing``), which splits its time into the CLI's start, the provider's start, Configure, the
@@ -32,7 +35,7 @@ import httpx
 
 from benchmarks.measure import median
 from benchmarks.replay import Exchange, Recorder, raw_client, replay
-from benchmarks.report import Section, Table, verdict
+from benchmarks.report import INFO, Section, Table, verdict
 from benchmarks.servers import EmulatorProcess
 
 TITLE = "17. Real operations under the real engine"
@@ -48,6 +51,25 @@ COMMANDS = {
 SIDES = ("ours", "plugin", "floor", "sdk")
 #: The sides the trace's split is reported for.
 SPLIT = ("ours", "plugin", "floor")
+BRIDGED = "bridged"
+#: The variable naming the bridged provider's folder, the binary it must hold.
+BRIDGED_VARIABLE = "ALTOSTRATUS_BENCH_BRIDGED"
+BRIDGED_BINARY = "pulumi-resource-civo"
+#: The Terraform provider linked into the bridged one, as its Go build information names it.
+BRIDGED_TERRAFORM = "github.com/civo/terraform-provider-civo"
+#: The region the bridged provider is configured with (the emulator's default).
+BRIDGED_REGION = "LON1"
+#: The reserved IPs the bridged provider can find in a region: its Go client's ``FindIP`` reads
+#: the first page of ``GET /v2/ips`` alone, sending no ``page`` or ``per_page`` (default 20).
+BRIDGED_PAGE = 20
+
+
+def bridged_fits(groups: int) -> bool:
+    """Whether the bridged provider can run a stack of ``groups``: the reserved IPs that ours,
+    the plugin and it hold at once in the region fit in the one page it reads."""
+    return 3 * (3 * groups or 1) <= BRIDGED_PAGE
+
+
 #: Stacks by name: how many groups of 10 resources (0: the 5 resources of the issue's stack).
 STACKS = {"5": 0, "20": 2, "100": 10}
 QUOTA: dict[str, Any] = {"network_count": 100, "public_ip_address": 100, "security_group": 100,
@@ -105,10 +127,15 @@ class Project:
 
     def init(self, stack: str, groups: int, api_url: str, api_key: str) -> None:
         self.cli(stack, "stack", "init")
-        for key, value in (("side", self.side), ("groups", str(groups)), ("updated", "false"),
-                           ("altostratus:apiUrl", api_url)):  # fmt: skip
-            self.cli(stack, "config", "set", key, value)
-        self.cli(stack, "config", "set", "--secret", "altostratus:apiKey", api_key)
+        if self.side == BRIDGED:
+            provider = [("civo:apiEndpoint", api_url), ("civo:region", BRIDGED_REGION)]
+            key = "civo:token"
+        else:
+            provider, key = [("altostratus:apiUrl", api_url)], "altostratus:apiKey"
+        for name, value in (("side", self.side), ("groups", str(groups)), ("updated", "false"),
+                            *provider):  # fmt: skip
+            self.cli(stack, "config", "set", name, value)
+        self.cli(stack, "config", "set", "--secret", key, api_key)
 
     def operation(
         self, stack: str, name: str, *extra: str, env: dict[str, str] | None = None
@@ -228,12 +255,15 @@ class Figures:
         self.phases.setdefault(key, []).append(run.phases)
 
 
-def versions() -> dict[str, str]:
+def versions(bridged: str | None = None) -> dict[str, str]:
+    """Every side's versions; ``bridged``: the bridged side's, when it is measured."""
+
     def of(name: str) -> str:
         return metadata.version(name)
 
     cli = subprocess.run(["pulumi", "version"], capture_output=True, text=True, check=True)
     return {
+        **({BRIDGED: bridged} if bridged else {}),
         "cli": f"Pulumi CLI {cli.stdout.strip()}",
         "ours": f"altostratus {of('altostratus')}'s dynamic resources on the Pulumi SDK "
         f"{of('pulumi')}",
@@ -245,7 +275,80 @@ def versions() -> dict[str, str]:
     }
 
 
-def _projects(work: Path, engine: Path) -> dict[str, Project]:
+@dataclass
+class BridgedSide:
+    """The bridged provider's folder, what its program needs and its versions."""
+
+    folder: Path
+    python_path: str
+    versions: str
+
+
+def _go_dependency(binary: Path, module: str) -> str:
+    """A Go dependency's version as the binary's build information records it ("v1.1.4", with
+    "from a local copy" when the build replaced it by a folder), or "unknown"."""
+    data = binary.read_bytes()
+    start = data.find(bytes.fromhex("3077af0c9274080241e1c107e6d618e6"))
+    end = data.find(bytes.fromhex("f932433186182072008242104116d8f2"), start + 1)
+    if start < 0 or end < 0:
+        return "unknown"
+    lines = data[start + 16 : end].decode(errors="replace").splitlines()
+    for number, line in enumerate(lines):
+        fields = line.split("\t")
+        if fields[:2] != ["dep", module] or len(fields) < 3:
+            continue
+        following = lines[number + 1].split("\t") if number + 1 < len(lines) else []
+        if following[:1] == ["=>"] and len(following) > 2:
+            if following[1].startswith((".", "/")):  # a folder, not a module
+                return f"{fields[2]} from a local copy"
+            return f"{fields[2]} replaced by {following[1]} {following[2]}"
+        return fields[2]
+    return "unknown"
+
+
+def bridged_side() -> tuple[BridgedSide | None, str]:
+    """The bridged side when ``ALTOSTRATUS_BENCH_BRIDGED`` names a folder holding its provider
+    and its SDK is importable by this interpreter (or installed in that folder); otherwise
+    ``None`` and a one-line note saying why it was not measured."""
+    named = os.environ.get(BRIDGED_VARIABLE, "")
+    how = (
+        f"set {BRIDGED_VARIABLE} to a folder holding `{BRIDGED_BINARY}` (the deprecated bridged "
+        "Terraform provider, built from its own sources, which this repository does not hold) "
+        "and its Python SDK `pulumi_civo` (installed beside this interpreter, or into that "
+        "folder with `pip install --target`)"
+    )
+    if not named:
+        return None, f"the bridged provider was not measured: {how}; no verdict is given beside it"
+    folder = Path(named).expanduser().resolve()
+    binary = folder / BRIDGED_BINARY
+    if not (binary.is_file() and os.access(binary, os.X_OK)):
+        return None, (
+            f"the bridged provider was not measured: {BRIDGED_VARIABLE} names {folder}, which "
+            f"holds no executable `{BRIDGED_BINARY}`"
+        )
+    python_path = os.pathsep.join(filter(None, (str(folder), os.environ.get("PYTHONPATH"))))
+    found = subprocess.run(
+        [sys.executable, "-c", "from importlib import metadata; import pulumi_civo; "
+         "print(metadata.version('pulumi_civo'))"],
+        env={**os.environ, "PYTHONPATH": python_path}, capture_output=True, text=True,
+    )  # fmt: skip
+    if found.returncode != 0:
+        return None, (
+            f"the bridged provider was not measured: `pulumi_civo` cannot be imported by "
+            f"{sys.executable} (install it there, or into {folder} with `pip install --target`)"
+        )
+    version = subprocess.run(
+        [str(binary), "-version"], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    terraform = _go_dependency(binary, BRIDGED_TERRAFORM)
+    named_versions = (
+        f"{BRIDGED_BINARY} {version} (the Terraform provider {BRIDGED_TERRAFORM.split('/', 1)[1]} "
+        f"{terraform} linked in), pulumi_civo {found.stdout.strip()} for the program"
+    )
+    return BridgedSide(folder, python_path, named_versions), ""
+
+
+def _projects(work: Path, engine: Path, bridged: BridgedSide | None = None) -> dict[str, Project]:
     plugins = work / "floor-plugin"
     plugins.mkdir()
     launcher = plugins / "pulumi-resource-floor"
@@ -264,7 +367,7 @@ def _projects(work: Path, engine: Path) -> dict[str, Project]:
         "PULUMI_SKIP_UPDATE_CHECK": "true",
     }
     projects = {}
-    for side in SIDES:
+    for side in (*SIDES, BRIDGED) if bridged else SIDES:
         folder = work / side
         folder.mkdir()
         shutil.copy(_PROGRAM, folder / "__main__.py")
@@ -272,10 +375,14 @@ def _projects(work: Path, engine: Path) -> dict[str, Project]:
             f"name: engine-{side}\nruntime:\n  name: python\n  options:\n"
             f"    toolchain: pip\n    virtualenv: {Path(sys.prefix)}\n"
         )
+        side_env = env
         if side == "floor":
             text += f"plugins:\n  providers:\n    - name: floor\n      path: {plugins}\n"
+        if side == BRIDGED and bridged:  # its binary by the project's plugins, its SDK on the path
+            text += f"plugins:\n  providers:\n    - name: civo\n      path: {bridged.folder}\n"
+            side_env = {**env, "PYTHONPATH": bridged.python_path}
         (folder / "Pulumi.yaml").write_text(text)
-        projects[side] = Project(side, folder, env, work / "traces")
+        projects[side] = Project(side, folder, side_env, work / "traces")
     return projects
 
 
@@ -303,7 +410,7 @@ def _measure_stack(
                 project.operation(name, operation)
     figures = Figures()
     sizes: dict[str, float] = {}
-    order = [*SIDES, "raw"]
+    order = [*projects, "raw"]
     # The replay has an emulator of its own: its names would clash with ours' live resources.
     with EmulatorProcess() as replayed, raw_client(replayed.api_url, replayed.api_key) as http:
         replayed.set_quota(**QUOTA)
@@ -380,6 +487,12 @@ def _tables(
         caption="The two front ends of the same resources, interleaved in the same rounds "
         "(median wall time; the floor and the replay are the table's above).",
     )  # fmt: skip
+    bridged = Table(
+        ["stack", "operation", "bridged", "ours (dynamic)", "plugin", "ours ÷ bridged",
+         "plugin ÷ bridged", "target", "verdict, ours", "verdict, plugin"],
+        caption="Beside the bridged Terraform provider, interleaved in the same rounds (median "
+        "wall time): the same graph made its natural way by each.",
+    )  # fmt: skip
     split_table = Table(
         ["stack", "operation", "side", *PHASES],
         caption="Where the time goes, by the engine's trace (medians, each instant counted once).",
@@ -387,8 +500,11 @@ def _tables(
     data: dict[str, Any] = {"versions": named}
     for stack, (figures, extra) in stacks.items():
         found: dict[str, Any] = {"requests": extra["requests"], "state": extra["state"]}
+        measured = [side for side in (*SIDES, BRIDGED) if f"{side}.up" in figures.walls]
         for operation in OPERATIONS:
-            wall = {side: median(figures.walls[f"{side}.{operation}"]) for side in (*SIDES, "raw")}
+            wall = {
+                side: median(figures.walls[f"{side}.{operation}"]) for side in (*measured, "raw")
+            }
             allowed = wall["floor"] + wall["raw"]
             ratio = wall["ours"] / allowed
             times.add(f"{stack} resources", operation,
@@ -400,24 +516,40 @@ def _tables(
                        f"{wall['plugin']:.2f} s", f"{wall['plugin'] / wall['ours']:.2f}",
                        f"{plugin_ratio:.2f}", f"≤ {TARGET}",
                        verdict(plugin_ratio <= TARGET))  # fmt: skip
+            beside: dict[str, float] = {}
+            if BRIDGED in measured:
+                # The issue's refresh of the 5-resource stack must be quicker; all else no slower.
+                strict = stack == "5" and operation == "refresh"
+                beside = {"bridged_ratio": wall["ours"] / wall[BRIDGED],
+                          "plugin_bridged_ratio": wall["plugin"] / wall[BRIDGED]}  # fmt: skip
+                ok = [r < 1 if strict else r <= 1 for r in beside.values()]
+                bridged.add(f"{stack} resources", operation,
+                            *(f"{wall[s]:.2f} s" for s in (BRIDGED, "ours", "plugin")),
+                            *(f"{r:.2f}" for r in beside.values()), "< 1" if strict else "≤ 1",
+                            *(verdict(o) for o in ok))  # fmt: skip
             phases = {}
-            for side in SPLIT:
+            for side in (*SPLIT, BRIDGED) if BRIDGED in measured else SPLIT:
                 runs = figures.phases[f"{side}.{operation}"]
                 phases[side] = {p: median([r[p] for r in runs]) for p in PHASES}
                 split_table.add(f"{stack}", operation, side,
                                 *(f"{phases[side][p]:.2f} s" for p in PHASES))  # fmt: skip
             found[operation] = {**wall, "ratio": ratio, "plugin_ratio": plugin_ratio,
                                 "plugin_vs_dynamic": wall["plugin"] / wall["ours"],
-                                "phases": phases,
+                                "phases": phases, **beside,
                                 "rounds": len(figures.walls[f"ours.{operation}"])}  # fmt: skip
         data[stack] = found
+    sides = [
+        side for side in (*SIDES, BRIDGED) if any(side in e["state"] for _, e in stacks.values())
+    ]
     state = Table(
-        ["stack", *(f"state per resource, {side}" for side in SIDES)],
+        ["stack", *(f"state per resource, {side}" for side in sides)],
         caption="Bytes of `pulumi stack export` per custom resource after the create.",
     )
     for stack, (_, extra) in stacks.items():
-        state.add(stack, *(f"{extra['state'][side]:.0f} B" for side in SIDES))
-    return [times, fronts, split_table, state], data
+        state.add(stack, *(f"{extra['state'][side]:.0f} B" if side in extra["state"] else INFO
+                           for side in sides))  # fmt: skip
+    tables = [times, fronts, *([bridged] if bridged.rows else []), split_table, state]
+    return tables, data
 
 
 def run(quick: bool) -> Section:
@@ -433,18 +565,20 @@ def run(quick: bool) -> Section:
         signal.signal(signal.SIGINT, signal.default_int_handler)
     stacks = {"5": 0} if quick else STACKS
     counts = {"5": 1} if quick else {"5": 4, "20": 3, "100": 2}
+    bridged, not_measured = bridged_side()
     load = os.getloadavg()
     measured: dict[str, tuple[Figures, dict[str, Any]]] = {}
     settings: dict[str, dict[str, float]] = {}
     with tempfile.TemporaryDirectory(prefix="engine-ops-") as folder, EmulatorProcess() as emulator:
         emulator.set_quota(**QUOTA)
-        projects = _projects(Path(folder), engine)
+        projects = _projects(Path(folder), engine, bridged)
         for name, groups in stacks.items():
-            measured[name] = _measure_stack(projects, emulator, name, groups, counts[name])
+            sides = {s: p for s, p in projects.items() if s != BRIDGED or bridged_fits(groups)}
+            measured[name] = _measure_stack(sides, emulator, name, groups, counts[name])
         largest = list(stacks)[-1]
         if not quick:
             settings = _settings(projects["ours"], largest, 2)
-    named = versions()
+    named = versions(bridged.versions if bridged else None)
     tables, data = _tables(measured, named)
     section.tables += tables
     if settings:
@@ -463,7 +597,9 @@ def run(quick: bool) -> Section:
     section.notes += [
         f"sides: ours = {named['ours']}; plugin = {named['plugin']}; floor = {named['floor']}; "
         f"SDK floor = {named['sdk']}; "
-        f"replay = {named['raw']}; all run by the {named['cli']}, on a local backend",
+        f"replay = {named['raw']}; "
+        + (f"bridged = {named[BRIDGED]}; " if BRIDGED in named else "")
+        + f"all run by the {named['cli']}, on a local backend",
         "each operation is run as `pulumi up --yes --skip-preview` (create, then the update: an "
         "IP renamed and a rule's port changed per group), `preview --expect-no-changes`, "
         "`refresh --yes --skip-preview --expect-no-changes` and `destroy --yes --skip-preview`, "
@@ -472,4 +608,24 @@ def run(quick: bool) -> Section:
         f"each round; load average {load[0]:.2f} at the start, {os.getloadavg()[0]:.2f} at the end "
         f"({os.cpu_count()} cores)",
     ]
+    if bridged is None:
+        section.notes.append(not_measured)
+    else:
+        section.notes.append(
+            "the bridged side's plugin is given by the project's `plugins:` block, configured"
+            f" with `civo:apiEndpoint` (the emulator), `civo:region` {BRIDGED_REGION} "
+            "and `civo:token`; its names in the service end in `-c`. On the 5-resource stack "
+            "it makes the same objects as ours; in the groups of the larger stacks its 3 rules "
+            "are inline on the firewall (8 resources a group against ours' 10: it has no "
+            "resource of a rule alone), the same rule's port changed by the update"
+        )
+        left_out = [name for name, groups in stacks.items() if not bridged_fits(groups)]
+        if left_out:
+            section.notes.append(
+                f"the bridged provider is not measured on the {' and '.join(left_out)}-resource "
+                f"stack: it finds a reserved IP in the first page of `GET /v2/ips` alone (its Go "
+                f"client's `FindIP` sends no `page` or `per_page`; the page holds "
+                f"{BRIDGED_PAGE}), and there the region holds more (ours', the plugin's and its "
+                "own at once; 30 of its own)"
+            )
     return section

@@ -59,7 +59,12 @@ class Section:
 
     @property
     def verdicts(self) -> list[str]:
-        return [row[-1] for table in self.tables for row in table.rows if row[-1] in (PASS, MISS)]
+        """Every pass or miss of the columns headed "verdict…" (a row may have several)."""
+        found = []
+        for table in self.tables:
+            columns = [i for i, h in enumerate(table.headers) if h.startswith("verdict")] or [-1]
+            found += [row[i] for row in table.rows for i in columns if row[i] in (PASS, MISS)]
+        return found
 
 
 def machine() -> dict[str, str]:

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -41,10 +43,11 @@ TITLES = [
 @pytest.mark.timeout(480)
 def test_a_quick_run_reports_every_section_with_sensible_figures(tmp_path: Path) -> None:
     report, figures = tmp_path / "benchmarks.md", tmp_path / "benchmarks.json"
+    env = {k: v for k, v in os.environ.items() if k != "ALTOSTRATUS_BENCH_BRIDGED"}
     subprocess.run(
         [sys.executable, "-m", "benchmarks", "--quick", "--output", str(report),
          "--json", str(figures)],
-        cwd=ROOT, check=True, capture_output=True, timeout=420,
+        cwd=ROOT, check=True, capture_output=True, timeout=420, env=env,
     )  # fmt: skip
     text = report.read_text()
     for title in TITLES:
@@ -123,6 +126,10 @@ def test_a_quick_run_reports_every_section_with_sensible_figures(tmp_path: Path)
         assert not engine and "not measured" in sections["engine"]["notes"][0]
         return
     assert "altostratus" in engine["versions"]["ours"] and "v3." in engine["versions"]["cli"]
+    # Without its folder named, the bridged provider is said not measured, and given no row.
+    notes = sections["engine"]["notes"]
+    assert any(n.startswith("the bridged provider was not measured: set") for n in notes)
+    assert "bridged" not in engine["versions"] and "| ours ÷ bridged |" not in text
     assert "provider plugin" in engine["versions"]["plugin"]
     (stack,) = (engine[name] for name in engine if name != "versions")
     assert stack["requests"]["up"] > 0 and stack["requests"]["destroy"] > 0
@@ -186,3 +193,140 @@ def test_a_trace_splits_a_run_counting_each_instant_once(tmp_path: Path) -> None
     expected = {"CLI start": 0.3, "provider start": 0.1, "Configure": 0.01, "calls": 0.29,
                 "the rest": 0.3}  # fmt: skip
     assert found == pytest.approx(expected, abs=1e-6)
+
+
+def _figures(walls: dict[str, float]) -> Any:
+    """Synthetic figures of the 5-resource stack: ``walls`` by side (every operation alike but
+    ``refresh``, given as ``side.refresh``), two rounds each, the split's phases even."""
+    from benchmarks.engine_ops import OPERATIONS, PHASES, Figures, Run
+
+    figures = Figures()
+    for side in ("ours", "plugin", "floor", "sdk", "raw", "bridged"):
+        for operation in OPERATIONS:
+            wall = walls.get(f"{side}.{operation}", walls.get(side))
+            if wall is None:
+                continue
+            phases = {} if side == "raw" else {p: wall / len(PHASES) for p in PHASES}
+            for _ in range(2):
+                figures.add(f"{side}.{operation}", Run(wall, phases))
+    sides = [s for s in ("ours", "plugin", "floor", "sdk", "bridged") if s in walls]
+    extra = {"requests": dict.fromkeys(OPERATIONS, 5), "state": dict.fromkeys(sides, 1000.0)}
+    return figures, extra
+
+
+NAMED = {"cli": "Pulumi CLI v3", "ours": "ours 1", "plugin": "plugin 1", "floor": "floor 1",
+         "sdk": "sdk 1", "raw": "httpx 1"}  # fmt: skip
+
+
+def test_the_bridged_table_gives_each_front_end_its_verdict_beside_the_bridged_provider() -> None:
+    from benchmarks.engine_ops import _tables
+    from benchmarks.report import Section
+
+    walls = {"ours": 0.8, "plugin": 1.1, "floor": 0.5, "sdk": 0.6, "raw": 0.01, "bridged": 1.0,
+             "plugin.up": 1.0, "ours.refresh": 0.6, "plugin.refresh": 0.5,
+             "bridged.refresh": 0.5}  # fmt: skip
+    tables, data = _tables({"5": _figures(walls)}, {**NAMED, "bridged": "bridged 2.4.8"})
+    (table,) = (t for t in tables if "bridged" in t.headers)
+    rows = {row[1]: dict(zip(table.headers, row, strict=True)) for row in table.rows}
+    assert list(rows) == ["up", "preview", "refresh", "update", "destroy"]
+    up = rows["up"]
+    assert (up["bridged"], up["ours (dynamic)"], up["plugin"]) == ("1.00 s", "0.80 s", "1.00 s")
+    assert (up["ours ÷ bridged"], up["plugin ÷ bridged"], up["target"]) == ("0.80", "1.00", "≤ 1")
+    assert (up["verdict, ours"], up["verdict, plugin"]) == ("pass", "pass")  # even is no slower
+    # The 5-resource refresh must be quicker: the bridged provider faster misses, even misses.
+    refresh = rows["refresh"]
+    assert (refresh["ours ÷ bridged"], refresh["plugin ÷ bridged"]) == ("1.20", "1.00")
+    assert refresh["target"] == "< 1"
+    assert (refresh["verdict, ours"], refresh["verdict, plugin"]) == ("miss", "miss")
+    assert (
+        rows["update"]["plugin ÷ bridged"] == "1.10" and rows["update"]["verdict, plugin"] == "miss"
+    )
+    assert data["5"]["refresh"]["bridged"] == 0.5
+    assert data["5"]["refresh"]["bridged_ratio"] == pytest.approx(1.2)
+    assert data["5"]["up"]["plugin_bridged_ratio"] == pytest.approx(1.0)
+    assert set(data["5"]["up"]["phases"]) == {"ours", "plugin", "floor", "bridged"}
+    split = next(t for t in tables if "CLI start" in t.headers)
+    assert [row[2] for row in split.rows[:4]] == ["ours", "plugin", "floor", "bridged"]
+    state = tables[-1]
+    assert state.headers[-1] == "state per resource, bridged" and state.rows[0][-1] == "1000 B"
+    # Both verdicts of a row count in the section's summary.
+    section = Section("engine", "17", tables=[table])
+    assert section.verdicts.count("pass") == 5 and section.verdicts.count("miss") == 5
+
+
+def test_without_the_bridged_side_the_section_gives_no_row_beside_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from benchmarks.engine_ops import _tables, bridged_side
+
+    walls = {"ours": 0.8, "plugin": 1.0, "floor": 0.5, "sdk": 0.6, "raw": 0.01}
+    tables, data = _tables({"5": _figures(walls)}, NAMED)
+    assert not any("bridged" in " ".join(t.headers) for t in tables)
+    assert "bridged" not in data["5"]["refresh"] and "bridged_ratio" not in data["5"]["up"]
+    assert set(data["5"]["up"]["phases"]) == {"ours", "plugin", "floor"}
+
+    monkeypatch.delenv("ALTOSTRATUS_BENCH_BRIDGED", raising=False)
+    side, note = bridged_side()
+    assert side is None
+    assert note.startswith("the bridged provider was not measured: set ALTOSTRATUS_BENCH_BRIDGED")
+    assert "`pulumi-resource-civo`" in note and "its own sources" in note
+    assert "pulumi_civo" in note and "no verdict" in note
+
+    monkeypatch.setenv("ALTOSTRATUS_BENCH_BRIDGED", str(tmp_path))
+    side, note = bridged_side()
+    assert side is None and f"names {tmp_path}, which holds no executable" in note
+
+
+START = bytes.fromhex("3077af0c9274080241e1c107e6d618e6")
+END = bytes.fromhex("f932433186182072008242104116d8f2")
+
+
+def test_the_bridged_side_is_named_by_its_binary_and_its_sdk(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A folder holding the provider (here a script answering ``-version`` as it does, with Go's
+    build information after its end) and its SDK: measured, every version named."""
+    from benchmarks.engine_ops import bridged_side
+
+    info = (
+        "path\tgithub.com/pulumi/pulumi-civo/provider/v2/cmd/pulumi-resource-civo\n"
+        "dep\tgithub.com/civo/civogo\tv0.3.89\th1:x=\n"
+        "dep\tgithub.com/civo/terraform-provider-civo\tv1.1.4\n"
+        "=>\t../../terraform-provider-civo\t(devel)\t\n"
+    )
+    binary = tmp_path / "pulumi-resource-civo"
+    binary.write_bytes(b"#!/bin/sh\necho 2.4.8\nexit 0\n" + START + info.encode() + END)
+    binary.chmod(0o755)
+    monkeypatch.setenv("ALTOSTRATUS_BENCH_BRIDGED", str(tmp_path))
+    side, note = bridged_side()
+    assert side is None and "`pulumi_civo` cannot be imported by" in note
+
+    (tmp_path / "pulumi_civo").mkdir()
+    (tmp_path / "pulumi_civo" / "__init__.py").write_text("")
+    (tmp_path / "pulumi_civo-2.4.8.dist-info").mkdir()
+    (tmp_path / "pulumi_civo-2.4.8.dist-info" / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: pulumi_civo\nVersion: 2.4.8\n"
+    )
+    side, note = bridged_side()
+    assert side is not None and not note
+    assert side.folder == tmp_path and side.python_path.split(os.pathsep)[0] == str(tmp_path)
+    assert side.versions == (
+        "pulumi-resource-civo 2.4.8 (the Terraform provider civo/terraform-provider-civo v1.1.4 "
+        "from a local copy linked in), pulumi_civo 2.4.8 for the program"
+    )
+
+
+def test_the_bridged_side_runs_only_the_stacks_whose_reserved_ips_it_can_find() -> None:
+    """Its Go client finds a reserved IP in the first page of 20 alone: the 100-resource stack
+    (30 of its own) is left out, and the report shows it unmeasured there, not as a verdict."""
+    from benchmarks.engine_ops import STACKS, _tables, bridged_fits
+
+    assert [name for name, groups in STACKS.items() if bridged_fits(groups)] == ["5", "20"]
+    walls = {"ours": 0.8, "plugin": 1.0, "floor": 0.5, "sdk": 0.6, "raw": 0.01}
+    stacks = {"5": _figures({**walls, "bridged": 0.9}), "100": _figures(walls)}
+    tables, data = _tables(stacks, {**NAMED, "bridged": "bridged 2.4.8"})
+    (table,) = (t for t in tables if "bridged" in t.headers)
+    assert {row[0] for row in table.rows} == {"5 resources"}
+    assert "bridged" in data["5"]["up"] and "bridged" not in data["100"]["up"]
+    state = tables[-1]
+    assert [row[-1] for row in state.rows] == ["1000 B", "—"]

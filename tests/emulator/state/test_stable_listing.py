@@ -57,6 +57,7 @@ def test_deleted_places_are_forgotten_in_time_and_past_a_bound(
     table: tables.RecordTable[tables.Record] = tables.RecordTable()
     for number in range(20):
         table[f"r{number}"] = tables.Record(f"r{number}", "acct", "LON1")
+    assert table.page("acct", "LON1", 1, 10)[1] == 2  # a walk of the pages begins
     monkeypatch.setattr(tables, "KEPT_PLACES", 2)
     for number in range(5):  # the fifth deletion passes twice the bound: the oldest go
         del table[f"r{number}"]
@@ -65,3 +66,33 @@ def test_deleted_places_are_forgotten_in_time_and_past_a_bound(
     monkeypatch.setattr(tables, "KEEP_PLACE_SECONDS", -1.0)
     records, pages = table.page("acct", "LON1", 1, 10)
     assert [r.id for r in records] == [f"r{n}" for n in range(5, 15)] and pages == 2
+
+
+def test_with_no_walk_going_on_a_page_holds_the_live_records_not_earlier_places(
+    fresh_emulator: Emulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The official clients find a reserved IP in the first page of ``GET /v2/ips`` (no page, no
+    per_page): records deleted before a listing leave no empty places in it."""
+    from altostratus.emulator.state import table as tables
+
+    fresh_emulator.state.default_account.limits["public_ip_address"] = 400
+    for number in range(25):
+        made = call(fresh_emulator, "POST", "/v2/ips", {"name": f"gone{number}"})[1]
+        assert call(fresh_emulator, "DELETE", f"/v2/ips/{made['id']}")[0] == 200
+    kept = [call(fresh_emulator, "POST", "/v2/ips", {"name": f"ip{n}"})[1]["id"] for n in range(3)]
+    status, answer = call(fresh_emulator, "GET", "/v2/ips")
+    assert status == 200 and (answer["page"], answer["per_page"], answer["pages"]) == (1, 20, 1)
+    assert [item["id"] for item in answer["items"]] == kept
+
+    # During a walk (a page that was not the last), a deletion keeps its place; once no walk
+    # goes on any more, the next listing drops it.
+    for number in range(20):
+        call(fresh_emulator, "POST", "/v2/ips", {"name": f"more{number}"})
+    first = call(fresh_emulator, "GET", "/v2/ips?page=1&per_page=20")[1]
+    assert first["pages"] == 2 and len(first["items"]) == 20
+    assert call(fresh_emulator, "DELETE", f"/v2/ips/{kept[0]}")[0] == 200
+    second = call(fresh_emulator, "GET", "/v2/ips?page=2&per_page=20")[1]
+    assert len(second["items"]) == 3 and second["items"][0]["name"] == "more17"
+    monkeypatch.setattr(tables, "KEEP_PLACE_SECONDS", -1.0)  # the walk is over
+    again = call(fresh_emulator, "GET", "/v2/ips")[1]
+    assert again["pages"] == 2 and [item["id"] for item in again["items"]][:2] == kept[1:]

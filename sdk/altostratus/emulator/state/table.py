@@ -47,7 +47,8 @@ ANSWER = "_altostratus_answer"
 #: Where a record keeps its form in the state file (``persistence.codec.saved``).
 SAVED = "_altostratus_saved"
 
-#: Real seconds a deleted record keeps its place in its scope's listing order.
+#: Real seconds a deleted record keeps its place in its scope's listing order, and a paged walk
+#: (a page answered that was not the last) counts as going on.
 KEEP_PLACE_SECONDS = 600.0
 #: Deleted records whose places are kept at most, per scope, beyond the scope's live records.
 KEPT_PLACES = 1000
@@ -58,9 +59,13 @@ class RecordTable(dict[str, R]):
     of a region costs what that account holds, not what the whole emulator holds.
 
     Each scope also keeps its records' order of creation, in which a deleted record keeps its
-    place for ``KEEP_PLACE_SECONDS`` (``KEPT_PLACES`` of them at most): the pages of a listing
-    are cut from that order, so a record that exists throughout a paged listing stays on the
-    same page, and appears exactly once, whatever is created (at the end) or deleted meanwhile.
+    place for ``KEEP_PLACE_SECONDS`` (``KEPT_PLACES`` of them at most) while a paged walk of the
+    scope goes on (a page that was not the last answered within ``KEEP_PLACE_SECONDS``): the
+    pages of a listing are cut from that order, so a record that exists throughout a paged
+    listing stays on the same page, and appears exactly once, whatever is created (at the end)
+    or deleted meanwhile. With no walk going on, a listing drops the kept places first: its pages
+    hold the live records only, as a client reading one page (the official clients' lookups)
+    expects, never a first page emptied by earlier deletions.
 
     The fields named in ``indexed`` are indexed across the whole table (``find``), and kept so
     as records change (see ``Record.__setattr__``); ``weigh``, when given, is summed per account
@@ -85,6 +90,7 @@ class RecordTable(dict[str, R]):
         self._totals: dict[str, int] = {}
         self._order: dict[tuple[str, str], list[str]] = {}
         self._deleted: dict[tuple[str, str], dict[str, float]] = {}
+        self._walked: dict[tuple[str, str], float] = {}
         self.touched: dict[str, None] | None = None
 
     def __setitem__(self, record_id: str, record: R) -> None:
@@ -186,13 +192,24 @@ class RecordTable(dict[str, R]):
 
     def page(self, account_id: str, region: str, number: int, size: int) -> tuple[list[R], int]:
         """Page ``number`` (from 1) of ``size`` places in the scope's order, with the records
-        still there, and how many pages the order makes."""
+        still there, and how many pages the order makes. Deleted records hold places only while
+        a walk of the scope's pages goes on; a page that is not the last starts or continues
+        one."""
         key = (account_id, region)
-        self._forget_places(key, time.monotonic())
+        now = time.monotonic()
+        walked = self._walked.get(key)
+        if walked is None or now - walked > KEEP_PLACE_SECONDS:  # no walk going on
+            self._walked.pop(key, None)
+            if self._deleted.pop(key, None):
+                self._order[key] = list(self.scoped.get(key, {}))
+        self._forget_places(key, now)
         order = self._order.get(key, [])
         live = self.scoped.get(key, {})
         chosen = order[(number - 1) * size : number * size]
-        return [live[i] for i in chosen if i in live], max(1, -(-len(order) // size))
+        pages = max(1, -(-len(order) // size))
+        if number < pages:
+            self._walked[key] = now
+        return [live[i] for i in chosen if i in live], pages
 
     def in_scope(self, account_id: str, region: str | None) -> list[R]:
         if region is not None:
