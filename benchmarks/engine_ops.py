@@ -18,6 +18,7 @@ section: nothing is reported from a run that did not do its work.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -37,6 +38,7 @@ from benchmarks.measure import median
 from benchmarks.replay import Exchange, Recorder, raw_client, replay
 from benchmarks.report import INFO, Section, Table, verdict
 from benchmarks.servers import EmulatorProcess
+from benchmarks.user_env import UserEnvironment
 
 TITLE = "17. Real operations under the real engine"
 TARGET = 1.3
@@ -348,16 +350,21 @@ def bridged_side() -> tuple[BridgedSide | None, str]:
     return BridgedSide(folder, python_path, named_versions), ""
 
 
-def _projects(work: Path, engine: Path, bridged: BridgedSide | None = None) -> dict[str, Project]:
+def _projects(
+    work: Path, engine: Path, bridged: BridgedSide | None = None, prefix: Path | None = None
+) -> dict[str, Project]:
+    """Every side's project; its programs and plugins run in the environment at ``prefix`` (this
+    one's when None)."""
+    prefix = prefix or Path(sys.prefix)
+    scripts = prefix / "bin"
     plugins = work / "floor-plugin"
     plugins.mkdir()
     launcher = plugins / "pulumi-resource-floor"
-    launcher.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{_FLOOR}" "$@"\n')
+    launcher.write_text(f'#!/bin/sh\nexec "{scripts / "python"}" "{_FLOOR}" "$@"\n')
     launcher.chmod(0o755)
     (work / "state").mkdir()
     (work / "traces").mkdir()
     # The plugin side's ``pulumi-resource-altostratus`` is found on PATH, as a user's is.
-    scripts = Path(sys.executable).parent
     env = {
         **os.environ,
         "PATH": os.pathsep.join((str(engine), str(scripts), os.environ.get("PATH", ""))),
@@ -373,7 +380,7 @@ def _projects(work: Path, engine: Path, bridged: BridgedSide | None = None) -> d
         shutil.copy(_PROGRAM, folder / "__main__.py")
         text = (
             f"name: engine-{side}\nruntime:\n  name: python\n  options:\n"
-            f"    toolchain: pip\n    virtualenv: {Path(sys.prefix)}\n"
+            f"    toolchain: pip\n    virtualenv: {prefix}\n"
         )
         side_env = env
         if side == "floor":
@@ -569,9 +576,22 @@ def run(quick: bool) -> Section:
     load = os.getloadavg()
     measured: dict[str, tuple[Figures, dict[str, Any]]] = {}
     settings: dict[str, dict[str, float]] = {}
-    with tempfile.TemporaryDirectory(prefix="engine-ops-") as folder, EmulatorProcess() as emulator:
+    # A full run runs the programs and plugins as a user's are installed (benchmarks/user_env.py);
+    # a quick one, in this environment.
+    users = contextlib.nullcontext(None) if quick else UserEnvironment()
+    with (
+        tempfile.TemporaryDirectory(prefix="engine-ops-") as folder,
+        EmulatorProcess() as emulator,
+        users as user_env,
+    ):
         emulator.set_quota(**QUOTA)
-        projects = _projects(Path(folder), engine, bridged)
+        environment = (
+            f"a user's environment: `pip install .` with no extras ({len(user_env.packages())} "
+            "packages), the versions of this one's pinned"
+            if user_env
+            else "the development environment"
+        )
+        projects = _projects(Path(folder), engine, bridged, user_env.prefix if user_env else None)
         for name, groups in stacks.items():
             sides = {s: p for s, p in projects.items() if s != BRIDGED or bridged_fits(groups)}
             measured[name] = _measure_stack(sides, emulator, name, groups, counts[name])
@@ -604,6 +624,7 @@ def run(quick: bool) -> Section:
         "IP renamed and a rule's port changed per group), `preview --expect-no-changes`, "
         "`refresh --yes --skip-preview --expect-no-changes` and `destroy --yes --skip-preview`, "
         "every run traced; the emulator answers in its own process, readiness 0.05 s",
+        f"the programs and plugins run in {environment}",
         f"rounds per stack: {counts}, every operation by each side in turn, the order turning "
         f"each round; load average {load[0]:.2f} at the start, {os.getloadavg()[0]:.2f} at the end "
         f"({os.cpu_count()} cores)",

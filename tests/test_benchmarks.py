@@ -330,3 +330,31 @@ def test_the_bridged_side_runs_only_the_stacks_whose_reserved_ips_it_can_find() 
     assert "bridged" in data["5"]["up"] and "bridged" not in data["100"]["up"]
     state = tables[-1]
     assert [row[-1] for row in state.rows] == ["1000 B", "—"]
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(900)
+def test_the_users_environment_holds_the_project_and_its_own_dependencies_only() -> None:
+    """Section 17's programs run where a user's do: altostratus and its dependencies at this
+    environment's versions, none of the development tools (httpx's command-line extras among
+    them, which every provider process would import)."""
+    from importlib import metadata
+
+    from benchmarks.user_env import PINNED, UserEnvironment
+
+    with UserEnvironment() as env:
+        pairs = (line.split("==", 1) for line in env.packages())
+        installed = {name.lower().replace("_", "-"): version for name, version in pairs}
+        for name in PINNED:
+            assert installed[name] == metadata.version(name)
+        assert installed["altostratus"] == metadata.version("altostratus")
+        assert not {"click", "rich", "pygments", "pytest", "moto"} & set(installed)
+        imported = subprocess.run(
+            [str(env.python), "-c", "import altostratus.plugin.server, sys; "
+             "import altostratus.client._client; "
+             "print(sorted({'httpx', 'rich', 'click', 'pygments'} & set(sys.modules)))"],
+            capture_output=True, text=True, check=True,
+        )  # fmt: skip
+        assert imported.stdout.strip() == "['httpx']"
+        folder = env.prefix
+    assert not folder.exists()
