@@ -118,17 +118,17 @@ def bridged(group: int | None) -> None:
     civo.ObjectStore(f"store{at}", max_size_gb=500, access_key_id=credential.access_key_id)
 
 
-if side == "bridged":
-    for group in range(groups) if groups else [None]:
-        bridged(group)
-elif not groups:
-    network = make("Network", "net", label=f"net{tag}", cidr_v4="10.20.0.0/24")
-    make("Firewall", "fw", network_id=network.id, create_default_rules=False,
-         ingress_rules=inline_rules(updated))  # fmt: skip
-    make("ReservedIp", "ip", name=f"ip-b{tag}" if updated else f"ip-a{tag}")
-    credential = make("ObjectStoreCredential", "cred")
-    make("ObjectStore", "store", max_size_gb=500, access_key_id=key_of(credential))
-for group in range(0 if side == "bridged" else groups):
+def ours(group: int | None) -> None:
+    """One group of the graph (``None``: the 5 resources) made by the other sides: ours, the
+    plugin's, the floor's or the SDK's."""
+    if group is None:
+        network = make("Network", "net", label=f"net{tag}", cidr_v4="10.20.0.0/24")
+        make("Firewall", "fw", network_id=network.id, create_default_rules=False,
+             ingress_rules=inline_rules(updated))  # fmt: skip
+        make("ReservedIp", "ip", name=f"ip-b{tag}" if updated else f"ip-a{tag}")
+        credential = make("ObjectStoreCredential", "cred")
+        make("ObjectStore", "store", max_size_gb=500, access_key_id=key_of(credential))
+        return
     network = make("Network", f"net{group}", label=f"net{group}{tag}", cidr_v4=f"10.{group}.0.0/24")
     firewall = make("Firewall", f"fw{group}", network_id=network.id, create_default_rules=False)
     for number, port in enumerate(("2222" if updated else "22", "443", "8080")):
@@ -140,3 +140,7 @@ for group in range(0 if side == "bridged" else groups):
         make("ReservedIp", f"ip{group}-{number}", name=f"ip{group}-{number}{renamed}{tag}")
     credential = make("ObjectStoreCredential", f"cred{group}")
     make("ObjectStore", f"store{group}", max_size_gb=500, access_key_id=key_of(credential))
+
+
+for group in range(groups) if groups else [None]:
+    (bridged if side == "bridged" else ours)(group)

@@ -72,9 +72,13 @@ def _trusting_nothing() -> ssl.SSLContext:
     return ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
 
 
+def _speaks_tls(url: str) -> bool:
+    return url.lower().startswith("https:")
+
+
 def tls_for(url: str) -> ssl.SSLContext:
     """The TLS settings of a client whose calls go to ``url``."""
-    return shared_tls() if url.lower().startswith("https:") else _trusting_nothing()
+    return shared_tls() if _speaks_tls(url) else _trusting_nothing()
 
 
 _log = logging.getLogger("altostratus.client")
@@ -225,7 +229,7 @@ class HTTPClient:
     def _client_for(self, url: str) -> httpx.Client:
         """The client that reaches ``url``: the API's, unless ``url`` speaks TLS where the API
         does not; then a client with the certificate roots, made on first use."""
-        if self._transport is not None or tls_for(url) is tls_for(self._base_url):
+        if self._transport is not None or not _speaks_tls(url) or _speaks_tls(self._base_url):
             return self._client
         with self._verified_lock:
             if self._verified is None:

@@ -222,6 +222,15 @@ def matches_outputs(outputs: Mapping[str, Any], keys: Mapping[str, Any]) -> bool
     return all(same(outputs.get(name), value) for name, value in keys.items())
 
 
+def options_given(lookup: Callable[..., Any], opts: object) -> pulumi.InvokeOptions | None:
+    """A lookup's ``opts``, which must be a ``pulumi.InvokeOptions`` when given."""
+    if opts is not None and not isinstance(opts, pulumi.InvokeOptions):
+        raise TypeError(
+            f"{lookup.__name__}: opts must be a pulumi.InvokeOptions, not {type(opts).__name__}"
+        )
+    return opts
+
+
 def lifted(
     function: Callable[..., T],
     *,

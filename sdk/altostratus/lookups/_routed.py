@@ -6,7 +6,7 @@ import functools
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
-import pulumi
+from altostratus.lookups._find import options_given
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -19,11 +19,7 @@ def routed(lookup: F) -> F:
 
     @functools.wraps(lookup)
     def lookup_anywhere(*args: Any, **kwargs: Any) -> Any:
-        opts = kwargs.get("opts")
-        if opts is not None and not isinstance(opts, pulumi.InvokeOptions):
-            raise TypeError(
-                f"{lookup.__name__}: opts must be a pulumi.InvokeOptions, not {type(opts).__name__}"
-            )
+        opts = options_given(lookup, kwargs.get("opts"))
         if opts is None or opts.provider is None:
             return lookup(*args, **kwargs)
         from altostratus.plugin.front import through_invoke

@@ -129,10 +129,9 @@ def output_form(invoked: Callable[..., Any], like: F) -> F:
 def invoke_options(lookup: Callable[..., Any], opts: Any) -> pulumi.InvokeOptions:
     """The options of a lookup's Invoke: the plugin's version, and the provider ``opts`` name,
     which must be an ``altostratus.Provider``."""
-    if opts is not None and not isinstance(opts, pulumi.InvokeOptions):
-        raise TypeError(
-            f"{lookup.__name__}: opts must be a pulumi.InvokeOptions, not {type(opts).__name__}"
-        )
+    from altostratus.lookups._find import options_given
+
+    opts = options_given(lookup, opts)
     provider = getattr(opts, "provider", None)
     if provider is not None and getattr(provider, "package", None) != names.PACKAGE:
         raise TypeError(
