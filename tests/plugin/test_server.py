@@ -300,6 +300,30 @@ def test_a_failure_carries_its_traceback_under_debug(
     assert rest[0] == "Traceback (most recent call last):"
 
 
+def test_the_deprecated_variables_configure_as_the_engine_spells_them(
+    fresh_emulator: Emulator, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An engine that sends no ``args`` keys ``variables`` as ``altostratus:config:<key>``."""
+    served = server.Servicer(None)
+    variables = {
+        "altostratus:config:apiKey": fresh_emulator.api_key,
+        "altostratus:config:apiUrl": fresh_emulator.api_url,
+        "altostratus:config:providerThreads": "8",
+    }
+    try:
+        served.Configure(provider_pb2.ConfigureRequest(variables=variables), Context())
+        request = provider_pb2.ReadRequest(
+            id="no-such-network",
+            urn=URN.format(kind="Network", name="app"),
+            type="altostratus:index:Network",
+            properties=struct({"label": "app", "region": "LON1"}),
+        )
+        assert served.Read(request, Context()).id == ""  # gone, read with the key given
+        assert capsys.readouterr().err == ""  # no setting refused as unknown
+    finally:
+        _config.configure({})
+
+
 def test_a_setting_refused_fails_the_configure_in_one_line(servicer: server.Servicer) -> None:
     request = provider_pb2.ConfigureRequest(args=struct({"providerThreads": 2}))
     with pytest.raises(Aborted) as failed:

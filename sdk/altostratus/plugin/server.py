@@ -54,6 +54,8 @@ from altostratus.providers._validate import is_unknown
 from altostratus.providers._wait import WaitFailed
 
 CONFIG_PREFIX = f"{names.PACKAGE}:"
+VARIABLES_PREFIX = f"{names.PACKAGE}:config:"
+"""A setting's key in ``ConfigureRequest.variables``, as the engine spells it."""
 _HIDDEN = frozenset({NAME_PREFIX, READ_GIVEN, ADOPT_ID, "__provider"})
 
 
@@ -128,6 +130,12 @@ def _sent(value: Any) -> Any:
 def _name_of(urn: str) -> str:
     """The resource's name: the URN's last part."""
     return urn.split("::")[-1] if urn else ""
+
+
+def _variable_key(key: str) -> str:
+    """A setting's name from a key of ``ConfigureRequest.variables``, spelt ``<pkg>:config:<key>``
+    by the engine (``<pkg>:<key>`` taken too)."""
+    return key.removeprefix(VARIABLES_PREFIX).removeprefix(CONFIG_PREFIX)
 
 
 def _whole_number(value: Any) -> Any:
@@ -296,10 +304,8 @@ class Servicer(provider_pb2_grpc.ResourceProviderServicer):
 
     def _configure(self, request: Any) -> Any:
         values, _ = _plain(request.args) if request.HasField("args") else ({}, set())
-        if not values:
-            values = {
-                key.removeprefix(CONFIG_PREFIX): value for key, value in request.variables.items()
-            }
+        if not values:  # an engine sending only the deprecated ``variables``
+            values = {_variable_key(key): value for key, value in request.variables.items()}
         self._unknown_keys(values, "")
         settings = {
             f"{CONFIG_PREFIX}{key}": _whole_number(value)
