@@ -88,6 +88,16 @@ def test_an_example_lives_its_whole_life_under_the_real_engine(
 
     assert set(project.operations().values()) == {"create"}
     project("up", "--yes", "--skip-preview")
+    if example == "private-network":
+        # The source position is the program's line that made the resource, not the package's.
+        (network,) = [
+            r
+            for r in project.export()["deployment"]["resources"]
+            if r["type"] == "pulumi-python:dynamic/altostratus:Network"
+        ]
+        program = (EXAMPLES / example / "__main__.py").read_text().splitlines()
+        line = next(n for n, text in enumerate(program, 1) if text.startswith("network = "))
+        assert network["sourcePosition"] == f"project:///__main__.py#{line}"
     project("preview", "--expect-no-changes")
 
     for key, value in changed_config.items():

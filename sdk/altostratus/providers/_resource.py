@@ -16,6 +16,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 import pulumi
 import pulumi.dynamic
+from pulumi.dynamic.dynamic import PROVIDER_KEY, serialize_provider
 from pulumi.runtime.settings import get_monitor
 
 from altostratus.providers._adopt import ADOPT_ID
@@ -66,9 +67,13 @@ class AltostratusResource(pulumi.dynamic.Resource, Generic[ArgsT]):
     """Registered as ``altostratus:index:<Name>`` through the provider plugin (the classes of
     ``altostratus.plugin``), else the dynamic resource unless given an ``altostratus.Provider``."""
     _plugin_names: bool = False
+    _dynamic_type: ClassVar[str] = ""
+    """``pulumi-python:dynamic/altostratus:<Name>``: the dynamic resource's type."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        if "name" in kwargs:  # a resource's class (``altostratus.plugin``'s keep their base's)
+            cls._dynamic_type = f"pulumi-python:dynamic/{kwargs['module']}:{kwargs['name']}"
         annotations = inspect.get_annotations(cls)
         declared = tuple(
             name
@@ -101,7 +106,7 @@ class AltostratusResource(pulumi.dynamic.Resource, Generic[ArgsT]):
         The generated ``__init__`` calls this, not ``super().__init__``: the Pulumi SDK records
         as a resource's source position the caller of the third ``__init__`` up from its own
         (``Resource``, ``CustomResource``, then the resource's class), which is then the line of
-        the program that made the resource, through the provider plugin."""
+        the program that made the resource, in both front ends."""
         props: dict[str, Any] = plain(args) if args is not None else {}
         given = {k: plain(v) for k, v in inputs.items() if v is not None}
         for field in self._provider_class.fields:
@@ -128,9 +133,13 @@ class AltostratusResource(pulumi.dynamic.Resource, Generic[ArgsT]):
                 self, resource_name, props, pulumi.ResourceOptions.merge(opts, secret_opts)
             )
             return
-        pulumi.dynamic.Resource.__init__(
+        # What ``pulumi.dynamic.Resource.__init__`` does, one ``__init__`` frame fewer, so that
+        # the SDK records the program's line as the source position (see ``_declare``). The
+        # provider holds no key and captures no Output: its pickle is plain text.
+        props[PROVIDER_KEY] = serialize_provider(self._provider_class())
+        pulumi.CustomResource.__init__(
             self,
-            self._provider_class(),
+            self._dynamic_type,
             resource_name,
             props,
             pulumi.ResourceOptions.merge(opts, secret_opts),
