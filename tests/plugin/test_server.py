@@ -149,6 +149,61 @@ def test_an_sdk_of_another_version_fails_naming_both(servicer: server.Servicer) 
     assert f"version {package_version()}" in failure.reason
 
 
+AUTONAMING = provider_pb2.CheckRequest.AutonamingOptions
+
+
+def _autonamed_check(
+    servicer: server.Servicer,
+    kind: str,
+    mode: Any,
+    proposed: str,
+    news: dict[str, Any] | None = None,
+    olds: dict[str, Any] | None = None,
+) -> Any:
+    request = provider_pb2.CheckRequest(
+        urn=URN.format(kind=kind, name="app"),
+        type=f"altostratus:index:{kind}",
+        olds=struct(olds or {}),
+        news=struct(news or {}),
+        autonaming=AUTONAMING(proposed_name=proposed, mode=mode),
+    )
+    return servicer.Check(request, Context())
+
+
+def test_the_engines_autonaming_names_what_the_program_leaves_unnamed(
+    servicer: server.Servicer,
+) -> None:
+    """``pulumi:autonaming`` in the stack's configuration: the engine proposes each name."""
+    answer = servicer.Configure(provider_pb2.ConfigureRequest(args=struct({})), Context())
+    assert answer.supports_autonaming_configuration
+    ip = _autonamed_check(servicer, "ReservedIp", AUTONAMING.ENFORCE, "dev-app-4f2a")
+    assert (list(ip.failures), plain(ip.inputs)["name"]) == ([], "dev-app-4f2a")
+    network = _autonamed_check(servicer, "Network", AUTONAMING.PROPOSE, "dev-app")
+    assert plain(network.inputs)["label"] == "dev-app"
+    # Proposed, a store's name is taken into a bucket's alphabet; enforced, it must be one.
+    store = _autonamed_check(servicer, "ObjectStore", AUTONAMING.PROPOSE, "Dev_App")
+    assert plain(store.inputs)["name"] == "dev-app"
+    (refused,) = _autonamed_check(servicer, "ObjectStore", AUTONAMING.ENFORCE, "Dev_App").failures
+    assert refused.property == "name"
+    assert "(the name pulumi:autonaming proposed: 'Dev_App')" in refused.reason
+    # A name the program gives wins; an update keeps the name the resource has.
+    given = _autonamed_check(servicer, "ReservedIp", AUTONAMING.ENFORCE, "x", {"name": "mine"})
+    assert plain(given.inputs)["name"] == "mine"
+    olds = {"name": "dev-app-4f2a", "__name_prefix": "app", "region": "LON1"}
+    kept = _autonamed_check(servicer, "ReservedIp", AUTONAMING.ENFORCE, "dev-app-9c1d", {}, olds)
+    assert plain(kept.inputs)["name"] == "dev-app-4f2a"
+
+
+def test_autonaming_disabled_asks_the_program_for_the_name(servicer: server.Servicer) -> None:
+    (failure,) = _autonamed_check(servicer, "Firewall", AUTONAMING.DISABLE, "").failures
+    assert failure.property == "name"
+    assert failure.reason == (
+        "name is required: automatic names are disabled for this resource (pulumi:autonaming)"
+    )
+    named = _autonamed_check(servicer, "Firewall", AUTONAMING.DISABLE, "", {"name": "edge"})
+    assert (list(named.failures), plain(named.inputs)["name"]) == ([], "edge")
+
+
 def test_a_check_names_the_input_as_the_schema_does_and_names_after_the_urn(
     servicer: server.Servicer,
 ) -> None:

@@ -48,7 +48,7 @@ from altostratus.plugin import names
 from altostratus.providers import _config, _lifetime, _threads
 from altostratus.providers._adopt import ADOPT_ID
 from altostratus.providers._base import Provider, ProviderError
-from altostratus.providers._inputs import NAME_PREFIX, READ_GIVEN
+from altostratus.providers._inputs import AUTONAMING, NAME_PREFIX, READ_GIVEN
 from altostratus.providers._resource import AltostratusResource
 from altostratus.providers._validate import is_unknown
 from altostratus.providers._wait import WaitFailed
@@ -56,6 +56,12 @@ from altostratus.providers._wait import WaitFailed
 CONFIG_PREFIX = f"{names.PACKAGE}:"
 VARIABLES_PREFIX = f"{names.PACKAGE}:config:"
 """A setting's key in ``ConfigureRequest.variables``, as the engine spells it."""
+_AUTONAMING_MODES = {
+    provider_pb2.CheckRequest.AutonamingOptions.PROPOSE: "propose",
+    provider_pb2.CheckRequest.AutonamingOptions.ENFORCE: "enforce",
+    provider_pb2.CheckRequest.AutonamingOptions.DISABLE: "disable",
+}
+"""The engine's autonaming modes, as the providers' check takes them."""
 _HIDDEN = frozenset({NAME_PREFIX, READ_GIVEN, ADOPT_ID, "__provider"})
 
 
@@ -317,7 +323,11 @@ class Servicer(provider_pb2_grpc.ResourceProviderServicer):
             _threads.serve_at_once(_config.provider_threads())
         _lifetime.end_with_engine()
         return provider_pb2.ConfigureResponse(
-            acceptSecrets=True, supportsPreview=True, acceptResources=False, acceptOutputs=False
+            acceptSecrets=True,
+            supportsPreview=True,
+            acceptResources=False,
+            acceptOutputs=False,
+            supports_autonaming_configuration=True,
         )
 
     # -- resources ----------------------------------------------------------------------------
@@ -355,6 +365,11 @@ class Servicer(provider_pb2_grpc.ResourceProviderServicer):
             olds, _ = kind.inputs(request.olds)
             news, secret = kind.inputs(request.news)
             news.setdefault(NAME_PREFIX, _name_of(request.urn))
+            if request.HasField("autonaming"):
+                news[AUTONAMING] = {
+                    "proposed_name": request.autonaming.proposed_name,
+                    "mode": _AUTONAMING_MODES.get(request.autonaming.mode, "propose"),
+                }
             with self._call(f"check the {kind.provider.kind}", request.urn):
                 result = kind.provider.check(olds, news)
             failures = [

@@ -69,7 +69,13 @@ from altostratus.client.errors import (
 from altostratus.providers import _config, _lifetime, _progress, _regions, _threads
 from altostratus.providers._adopt import ADOPT_ID, adopt, check_adoption, refuse_replacing
 from altostratus.providers._created import created_record, made_instead
-from altostratus.providers._inputs import NAME_PREFIX, READ_GIVEN, auto_name
+from altostratus.providers._inputs import (
+    AUTONAMING,
+    NAME_PREFIX,
+    READ_GIVEN,
+    auto_name,
+    bucket_safe,
+)
 from altostratus.providers._records import RecordHooks, RecordT
 from altostratus.providers._removal import remove_until_gone
 from altostratus.providers._validate import contains_unknown
@@ -152,7 +158,7 @@ class Provider(RecordHooks[RecordT], ResourceProvider):
         failures = [
             CheckFailure(key, f"{key} is not an input of the {self.kind}")
             for key in news
-            if key not in names and key not in (NAME_PREFIX, ADOPT_ID, "__provider")
+            if key not in names and key not in (NAME_PREFIX, ADOPT_ID, AUTONAMING, "__provider")
         ]
         failures += check_adoption(self, news)
         inputs: dict[str, Any] = {}
@@ -171,30 +177,66 @@ class Provider(RecordHooks[RecordT], ResourceProvider):
             valid = reason is None and not contains_unknown(value)
             inputs[field.name] = field.coerce(value) if valid else value
         if self.naming is not None and self.naming not in inputs:
-            self._name(olds, news, inputs)
+            failures += self._name(olds, news, inputs)
         if news.get(ADOPT_ID) is not None:
             inputs[ADOPT_ID] = news[ADOPT_ID]
         if not failures:
             failures = self._check_together(inputs)
         return CheckResult(inputs, failures)
 
-    def _name(self, olds: dict[str, Any], news: dict[str, Any], inputs: dict[str, Any]) -> None:
+    def _name(
+        self, olds: dict[str, Any], news: dict[str, Any], inputs: dict[str, Any]
+    ) -> list[CheckFailure]:
         """Default the name (or label) from the resource name, once.
 
         A check with olds (an update) keeps the default made before, even when the resource was
         renamed with ``aliases`` and its prefix changed: the engine carries the state across the
         rename, so the name must stay. A replacement is checked with no olds and gets a fresh
-        name, so create-before-delete never collides with the old one.
+        name, so create-before-delete never collides with the old one. The engine's autonaming,
+        when it sends one, makes the default instead (see ``_autonamed``).
         """
         assert self.naming is not None
         prefix = str(news.get(NAME_PREFIX) or self.kind.replace(" ", "-"))
         inputs[NAME_PREFIX] = prefix
+        autonaming = news.get(AUTONAMING)
         if NAME_PREFIX in olds and olds.get(self.naming):
             inputs[self.naming] = olds[self.naming]
+        elif isinstance(autonaming, dict):
+            return self._autonamed(autonaming, inputs)
         elif self.naming == "label":
             inputs["label"] = prefix
         else:
             inputs["name"] = auto_name(prefix, bucket=self.bucket_names)
+        return []
+
+    def _autonamed(self, autonaming: dict[str, Any], inputs: dict[str, Any]) -> list[CheckFailure]:
+        """The default name as the stack's ``pulumi:autonaming`` makes it (through the plugin):
+        the name the engine proposes, as it is under ``enforce`` and lowered to a bucket's
+        alphabet for a store under ``propose``; none under ``disable``, where the program must
+        name the resource."""
+        assert self.naming is not None
+        if autonaming.get("mode") == "disable":
+            return [
+                CheckFailure(
+                    self.naming,
+                    f"{self.naming} is required: automatic names are disabled for this resource "
+                    "(pulumi:autonaming)",
+                )
+            ]
+        proposed = str(autonaming.get("proposed_name") or "")
+        if autonaming.get("mode") == "propose" and self.bucket_names:
+            proposed = bucket_safe(proposed)
+        (field,) = [field for field in self.fields if field.name == self.naming]
+        reason = field.validate(proposed)
+        if reason is not None:
+            return [
+                CheckFailure(
+                    self.naming,
+                    f"{self.naming} {reason} (the name pulumi:autonaming proposed: {proposed!r})",
+                )
+            ]
+        inputs[self.naming] = field.coerce(proposed)
+        return []
 
     def _changed(self, olds: dict[str, Any], news: dict[str, Any]) -> list[str]:
         changed = []

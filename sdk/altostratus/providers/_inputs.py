@@ -197,7 +197,19 @@ def region_arg() -> Any:
 def auto_name(prefix: str, *, bucket: bool = False) -> str:
     """``<prefix>-<7 random lowercase letters and digits>``; a bucket-safe prefix when asked."""
     if bucket:
-        prefix = re.sub(r"[^a-z0-9-]+", "-", prefix.lower()).strip("-")[:48].strip("-")
-        prefix = prefix.removeprefix("xn--").strip("-") or "store"
+        prefix = bucket_safe(prefix, 48)
     suffix = "".join(secrets.choice(_SUFFIX_ALPHABET) for _ in range(7))
     return f"{prefix}-{suffix}"
+
+
+def bucket_safe(name: str, length: int = 63) -> str:
+    """``name`` in a bucket's alphabet (lower-case letters, digits, dashes), at most ``length``
+    characters: how automatic names of object stores are made."""
+    name = re.sub(r"[^a-z0-9-]+", "-", name.lower()).strip("-")[:length].strip("-")
+    return name.removeprefix("xn--").strip("-") or "store"
+
+
+AUTONAMING = "__autonaming"
+"""Hidden input of a check, never kept: the engine's autonaming of the resource, as the provider
+plugin receives it (``pulumi:autonaming`` in the stack's configuration): ``{"proposed_name":
+<name>, "mode": "propose" | "enforce" | "disable"}``."""
