@@ -112,10 +112,10 @@ def test_resource_classes_register_their_secret_outputs(
     """What the class hands to Pulumi: additional_secret_outputs naming every secret."""
     registered: list[pulumi.ResourceOptions] = []
 
-    def capture(self: Any, provider: Any, name: str, props: Any, opts: Any = None) -> None:
+    def capture(self: Any, kind: str, name: str, props: Any, opts: Any = None) -> None:
         registered.append(opts)
 
-    monkeypatch.setattr(pulumi.dynamic.Resource, "__init__", capture)
+    monkeypatch.setattr(pulumi.CustomResource, "__init__", capture)
     RESOURCES[name](name)
     assert REQUIRED_SECRETS[name] <= set(registered[0].additional_secret_outputs or [])
 
