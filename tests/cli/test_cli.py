@@ -20,6 +20,7 @@ from altostratus.cli._failure import fail_with
 from altostratus.client.errors import APIConnectionError
 from altostratus.emulator import Emulator
 from altostratus.webhooks import compute_signature
+from tests.support.ports import refusing_port
 
 ALTOSTRATUS = [sys.executable, "-m", "altostratus"]
 
@@ -120,7 +121,8 @@ def test_refused_on_this_machine_suggests_starting_the_emulator(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     monkeypatch.setenv("ALTOSTRATUS_API_KEY", "k")
-    assert main(["quota", "--api-url", f"http://{host}:{free_port()}"]) == 1
+    with refusing_port() as port:
+        assert main(["quota", "--api-url", f"http://{host}:{port}"]) == 1
     (line,) = capsys.readouterr().err.splitlines()
     assert "Connection refused" in line or "Errno" in line, line
     assert line.endswith(
@@ -173,13 +175,6 @@ def test_the_api_url_may_end_with_the_version(
     monkeypatch.setenv("ALTOSTRATUS_API_KEY", fresh_emulator.api_key)
     assert main(["quota", "--json", "--api-url", fresh_emulator.api_url + suffix]) == 0
     assert json.loads(capsys.readouterr().out)["network_count_usage"] == 0
-
-
-def free_port() -> int:
-    """A port nothing listens on (bound, then let go)."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def test_listen_without_a_secret_names_the_flag(

@@ -3,7 +3,6 @@ shape, too large; and error text from the server or the settings, made safe to s
 
 from __future__ import annotations
 
-import socket
 import threading
 import tracemalloc
 from collections.abc import Iterator
@@ -20,6 +19,7 @@ from altostratus.client.errors import (
     OutcomeUnknownError,
     ServerError,
 )
+from tests.support.ports import refusing_port
 
 from .conftest import API_KEY, FakeAPI, answer
 
@@ -218,18 +218,13 @@ def test_credentials_in_urls_are_masked_in_answers(fake_client: Client, fake_api
     assert "https://admin:***@10.0.0.1/x and https://***@10.0.0.2/" in str(caught.value)
 
 
-def closed_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-    return port
-
-
 def test_a_password_in_the_api_url_is_masked() -> None:
-    url = f"http://deploy:hunter2@127.0.0.1:{closed_port()}"
-    with Client(API_KEY, url, max_retries=0) as client:
+    with (
+        refusing_port() as port,
+        Client(API_KEY, f"http://deploy:hunter2@127.0.0.1:{port}", max_retries=0) as client,
+    ):
         assert "hunter2" not in repr(client)
         with pytest.raises(APIConnectionError) as caught:
             client.networks.get("n1")
     assert "hunter2" not in str(caught.value)
-    assert f"cannot reach http://deploy:***@127.0.0.1:{url.rsplit(':', 1)[1]}" in str(caught.value)
+    assert f"cannot reach http://deploy:***@127.0.0.1:{port}" in str(caught.value)
