@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -133,6 +134,26 @@ def test_a_bad_entry_is_one_line_naming_it(tmp_path: Path) -> None:
     err = answer.stderr.strip()
     assert answer.returncode == 1 and len(err.splitlines()) == 1, err
     assert "accounts[0]: colour is not an account field or resource kind" in err
+
+
+@pytest.mark.parametrize(
+    ("account", "named"),
+    [
+        ({"\n": None}, r"^accounts\[0\]: '\\n' is not an account field or resource kind$"),
+        ({1: "x", "a": "y"}, r"^accounts\[0\]: 1 is not an account field or resource kind$"),
+        ({"quota": {"net\u2028work": 3}}, r"^accounts\[0\]\.quota: 'net\\u2028work' is not a"),
+        (
+            {"networks": [{"id": "a\nb", "label": "x"}, {"id": "a\nb", "label": "y"}]},
+            r"^accounts\[0\]\.networks\[1\] \(id a\\nb\): another record has this id$",
+        ),
+    ],
+)
+def test_what_the_seed_itself_names_stays_on_one_line(account: dict[Any, Any], named: str) -> None:
+    """A key or an id of the seed's own making is quoted or escaped, never a line break."""
+    with pytest.raises(SeedError) as refused:
+        Emulator(seed={"accounts": [account]})
+    assert len(str(refused.value).splitlines()) == 1
+    assert re.search(named, str(refused.value)), str(refused.value)
 
 
 def test_a_duplicate_id_is_refused() -> None:

@@ -70,7 +70,27 @@ _ACCOUNT_FIELDS = {"name", "api_key", "quota", *(kind.seed_key for kind in KINDS
 
 
 class SeedError(ValueError):
-    """A seed that cannot be loaded; the message is one line naming the entry."""
+    """A seed that cannot be loaded; the message is one line naming the entry (a line break that
+    the seed's own text brings is written as its escape, ``\\n``)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("".join(_LINE_BREAKS.get(ch, ch) for ch in message))
+
+
+_LINE_BREAKS = {
+    ch: ch.encode("unicode_escape").decode("ascii") for ch in "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
+}
+"""What ``str.splitlines`` breaks a line at, each by its escape."""
+
+
+def _named(key: Any) -> str:
+    """A key of the seed as a message names it: as written when it is a plain word, else quoted."""
+    text = str(key)
+    return (
+        text
+        if isinstance(key, str) and text.isprintable() and text.strip() == text and text
+        else repr(key)
+    )
 
 
 def read_seed(path: str | os.PathLike[str]) -> dict[str, Any]:
@@ -94,9 +114,11 @@ def check_shape(seed: Any) -> dict[str, Any]:
         where = f"accounts[{index}]"
         if not isinstance(account, dict):
             raise SeedError(f"{where}: an object (name, api_key, quota, resources)")
-        unknown = sorted(set(account) - _ACCOUNT_FIELDS)
+        unknown = sorted(set(account) - _ACCOUNT_FIELDS, key=str)
         if unknown:
-            raise SeedError(f"{where}: {unknown[0]} is not an account field or resource kind")
+            raise SeedError(
+                f"{where}: {_named(unknown[0])} is not an account field or resource kind"
+            )
         for kind in KINDS:
             entries = account.get(kind.seed_key) or []
             if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
@@ -154,7 +176,7 @@ def _account(state: State, account: dict[str, Any], index: int, where: str) -> s
             raise SeedError(f"{where}.quota: an object of limits by name (network_count: 20)")
         for limit, value in limits.items():
             if limit not in found.limits:
-                raise SeedError(f"{where}.quota: {limit} is not a quota limit")
+                raise SeedError(f"{where}.quota: {_named(limit)} is not a quota limit")
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 raise SeedError(f"{where}.quota.{limit}: a whole number from 0")
             found.limits[limit] = value
