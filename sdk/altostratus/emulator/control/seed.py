@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import yaml
 from werkzeug.test import Client as WSGIClient
 
+from altostratus._terminal import escaped
 from altostratus.emulator.s3 import store as s3_objects
 from altostratus.emulator.state.base import given_id
 from altostratus.emulator.state.kinds import KINDS, Kind
@@ -70,17 +71,11 @@ _ACCOUNT_FIELDS = {"name", "api_key", "quota", *(kind.seed_key for kind in KINDS
 
 
 class SeedError(ValueError):
-    """A seed that cannot be loaded; the message is one line naming the entry (a line break that
-    the seed's own text brings is written as its escape, ``\\n``)."""
+    """A seed that cannot be loaded; the message is one line naming the entry (what the seed's
+    own text brings that a terminal would act on, a line break say, is written as its escape)."""
 
     def __init__(self, message: str) -> None:
-        super().__init__("".join(_LINE_BREAKS.get(ch, ch) for ch in message))
-
-
-_LINE_BREAKS = {
-    ch: ch.encode("unicode_escape").decode("ascii") for ch in "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
-}
-"""What ``str.splitlines`` breaks a line at, each by its escape."""
+        super().__init__(escaped(message))
 
 
 def _named(key: Any) -> str:
